@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * init for the scripts/build demo guest: mount what the demo reads, make
+ * the kernel print backtraces, then reboot (qemu runs with -no-reboot, so
+ * that ends the run).  Every step is framed by "demo:" marker lines that
+ * scripts/build uses to cut the interesting part out of the console log.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void say(const char *msg)
+{
+	int fd = open("/dev/kmsg", O_WRONLY);
+
+	if (fd >= 0) {
+		/* via printk, so it is ordered with the kernel's own output */
+		dprintf(fd, "demo: %s\n", msg);
+		close(fd);
+	} else {
+		printf("demo: %s\n", msg);
+		fflush(stdout);
+	}
+}
+
+static int write_file(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY);
+	int ret;
+
+	if (fd < 0) {
+		perror(path);
+		return -1;
+	}
+	ret = write(fd, val, strlen(val));
+	if (ret < 0)
+		perror(path);
+	close(fd);
+	return ret < 0 ? -1 : 0;
+}
+
+int main(void)
+{
+	mkdir("/proc", 0755);
+	mkdir("/sys", 0755);
+	mount("proc", "/proc", "proc", 0, NULL);
+	mount("sysfs", "/sys", "sysfs", 0, NULL);
+	mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+
+	say("begin WARN() backtrace (lkdtm WARNING)");
+	write_file("/sys/kernel/debug/provoke-crash/DIRECT", "WARNING");
+	say("end");
+
+	say("begin backtrace of all CPUs (sysrq l)");
+	write_file("/proc/sys/kernel/sysrq", "1");
+	write_file("/proc/sysrq-trigger", "l");
+	sleep(1);
+	say("end");
+
+	say("done");
+	sync();
+	reboot(RB_AUTOBOOT);
+	return 0;
+}

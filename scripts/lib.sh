@@ -1,0 +1,267 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# shellcheck disable=SC2034 # variables are for the scripts that source this
+#
+# Common helpers for the scripts in this directory.  Source it; do not run it.
+#
+# Layout under $BUILD (default: <repo>/build, gitignored):
+#   base/<name>/       pristine base trees, unpacked once and reused
+#   work/<name>/       fresh copies of a base with the series applied
+#   out/<name>/        O= build directories, reused between runs
+#   cache/             downloaded packages and other inputs
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${BUILD_DIR:-$REPO/build}
+SERIES=${HARNESS_SERIES:-$REPO/series}
+PATCHES=${HARNESS_PATCHES:-$REPO/patches}
+
+# The base the series is written against (see MAINTAINERS-notes).
+BASE_VERSION=6.12.117
+BASE_PKG=linux-source-6.12
+BASE_PKG_VERSION=6.12.117-1~deb12u1
+BASE_TARBALL=/usr/src/linux-source-6.12.tar.xz
+
+CROSS_arm64=aarch64-linux-gnu-
+KNOWN_ARCHES="um x86_64 arm64"
+
+PROG=${PROG:-$(basename "$0")}
+SCRIPT_START=$(date +%s)
+
+die() {
+	printf '%s: error: %s\n' "$PROG" "$*" >&2
+	exit 1
+}
+
+warn() {
+	printf '%s: warning: %s\n' "$PROG" "$*" >&2
+}
+
+info() {
+	printf '%s: %s\n' "$PROG" "$*" >&2
+}
+
+# step "name": print a progress line with the time spent so far.
+step() {
+	local now
+	now=$(date +%s)
+	printf '\n==> [%s +%ss] %s\n' "$PROG" "$((now - SCRIPT_START))" "$*" >&2
+}
+
+elapsed() {
+	local s=$(($(date +%s) - SCRIPT_START))
+	printf '%dm%02ds' "$((s / 60))" "$((s % 60))"
+}
+
+check_arch() {
+	case " $KNOWN_ARCHES " in
+	*" $1 "*) ;;
+	*) die "unknown arch '$1' (known: $KNOWN_ARCHES)" ;;
+	esac
+}
+
+# Arguments for make: ARCH, CROSS_COMPILE and the job count.
+make_args() {
+	local arch=$1
+	local -a a=("ARCH=$(kernel_arch "$arch")" "-j$(nproc)")
+	[ "$arch" = arm64 ] && a+=("CROSS_COMPILE=$CROSS_arm64")
+	printf '%s\n' "${a[@]}"
+}
+
+kernel_arch() {
+	case $1 in
+	x86_64) echo x86_64 ;;
+	*) echo "$1" ;;
+	esac
+}
+
+# Debian packages each part of the harness needs.
+pkgs_for() {
+	local what
+	for what in "$@"; do
+		case $what in
+		base) echo xz-utils rsync ;;
+		apply) echo quilt patch git rsync ;;
+		build) echo make gcc libc6-dev flex bison bc libelf-dev libssl-dev python3 perl cpio kmod ;;
+		um) ;;
+		x86_64) echo qemu-system-x86 qemu-system-data ;;
+		arm64) echo gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm ;;
+		check) echo sparse perl python3 git ;;
+		test) echo shellcheck ;;
+		*) die "internal: no package list for '$what'" ;;
+		esac
+	done
+}
+
+apt_install() {
+	local -a sudo=()
+	if [ "$(id -u)" -ne 0 ]; then
+		command -v sudo >/dev/null 2>&1 ||
+			die "missing packages: $*; not root and no sudo: run 'apt-get install $*' as root"
+		sudo=(sudo)
+	fi
+	command -v apt-get >/dev/null 2>&1 ||
+		die "missing packages: $*; no apt-get here: install them by hand"
+	info "installing: $*"
+	if ! "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
+		apt-get install -y -q --no-install-recommends "$@" >&2; then
+		"${sudo[@]}" apt-get update -q >&2 ||
+			die "apt-get update failed; cannot install: $*"
+		"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
+			apt-get install -y -q --no-install-recommends "$@" >&2 ||
+			die "apt-get install failed for: $*"
+	fi
+}
+
+pkg_installed() {
+	[ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null)" = installed ]
+}
+
+# ensure_pkgs PART...: install what the named parts need and is missing.
+ensure_pkgs() {
+	local p
+	local -a missing=()
+	command -v dpkg-query >/dev/null 2>&1 || {
+		warn "not a Debian system: not checking packages for: $*"
+		return 0
+	}
+	# shellcheck disable=SC2046 # word splitting is wanted
+	for p in $(pkgs_for "$@"); do
+		pkg_installed "$p" || missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] || apt_install "${missing[@]}"
+}
+
+# tree_version DIR: "VERSION.PATCHLEVEL.SUBLEVEL" from a kernel Makefile.
+tree_version() {
+	local mk=$1/Makefile v p s
+	[ -f "$mk" ] && [ -f "$1/Kconfig" ] && [ -d "$1/scripts/kconfig" ] ||
+		return 1
+	v=$(sed -n 's/^VERSION = *//p' "$mk" | head -1)
+	p=$(sed -n 's/^PATCHLEVEL = *//p' "$mk" | head -1)
+	s=$(sed -n 's/^SUBLEVEL = *//p' "$mk" | head -1)
+	[ -n "$v" ] && [ -n "$p" ] || return 1
+	echo "$v.$p.${s:-0}"
+}
+
+# check_tree_version DIR WANT: WANT is a version or "any".
+check_tree_version() {
+	local dir=$1 want=$2 have
+	have=$(tree_version "$dir") ||
+		die "$dir is not a kernel source tree (no Makefile with VERSION/PATCHLEVEL/SUBLEVEL, Kconfig and scripts/kconfig)"
+	[ "$want" = any ] || [ "$have" = "$want" ] ||
+		die "$dir is Linux $have, but the series is based on $want; pass --base-version $have (or 'any') to use it anyway"
+}
+
+# Common option parsing for the base tree.  Scripts call base_opt "$@" in
+# their option loop; it returns the number of arguments it consumed.
+BASE_TREE=
+BASE_TARBALL_ARG=
+BASE_WANT=$BASE_VERSION
+base_opt() {
+	case $1 in
+	--tree)
+		[ $# -ge 2 ] || die "--tree needs a directory"
+		BASE_TREE=$2
+		return 2 ;;
+	--tarball)
+		[ $# -ge 2 ] || die "--tarball needs a file"
+		BASE_TARBALL_ARG=$2
+		return 2 ;;
+	--base-version)
+		[ $# -ge 2 ] || die "--base-version needs a version or 'any'"
+		BASE_WANT=$2
+		return 2 ;;
+	esac
+	return 0
+}
+
+BASE_USAGE="Base tree (default: Debian's $BASE_PKG $BASE_PKG_VERSION, Linux $BASE_VERSION):
+  --tree DIR            use the kernel tree in DIR (a checkout or an unpacked
+                        tarball); it is only read, never modified
+  --tarball FILE        unpack FILE (.tar, .tar.gz, .tar.xz, ...) once and use it
+  --base-version V      expect Linux V instead of $BASE_VERSION ('any': no check)"
+
+# Pass the base options on to another script.
+base_args() {
+	[ -n "$BASE_TREE" ] && printf '%s\n' --tree "$BASE_TREE"
+	[ -n "$BASE_TARBALL_ARG" ] && printf '%s\n' --tarball "$BASE_TARBALL_ARG"
+	printf '%s\n' --base-version "$BASE_WANT"
+}
+
+# Run a command with the harness's git identity defaults when the user has
+# none, so that git am/commit work on a fresh machine.
+git_ident() {
+	local -a c=()
+	git config user.name >/dev/null 2>&1 || c+=(-c user.name="Series Harness")
+	git config user.email >/dev/null 2>&1 || c+=(-c user.email="harness@localhost")
+	git "${c[@]}" "$@"
+}
+
+# Patch files listed in a series file, in order (comments and blank lines
+# dropped, quilt options after the name dropped).
+series_patches() {
+	sed -e 's/#.*//' -e 's/^[[:space:]]*//' -e '/^$/d' "${1:-$SERIES}" |
+		awk '{ print $1 }'
+}
+
+# Topics: series groups patches under banners of the form
+#   # topic: NAME - one-line title
+#   # Patch-mainline: STATE
+# A topic's patches live in patches/NAME/.  series_topics prints
+# "NAME<TAB>STATE" for each banner, in order.
+series_topics() {
+	awk '
+	/^#[[:space:]]*topic:/ {
+		if (name != "") print name "\t" state
+		sub(/^#[[:space:]]*topic:[[:space:]]*/, "")
+		name = $1; state = ""; next
+	}
+	/^#[[:space:]]*Patch-mainline:/ && name != "" {
+		sub(/^#[[:space:]]*Patch-mainline:[[:space:]]*/, ""); state = $0
+	}
+	END { if (name != "") print name "\t" state }
+	' "${1:-$SERIES}"
+}
+
+# Fail if a series file names a patch that does not exist, or names one twice.
+check_series_files() {
+	local series=$1 pdir=$2 p
+	[ -f "$series" ] || die "series file $series does not exist"
+	[ -d "$pdir" ] || die "patch directory $pdir does not exist"
+	while read -r p; do
+		[ -f "$pdir/$p" ] || die "$series names $p, but $pdir/$p does not exist"
+	done < <(series_patches "$series")
+	p=$(series_patches "$series" | sort | uniq -d | head -1)
+	[ -z "$p" ] || die "$series names $p more than once"
+}
+
+# Results.  Every check and test reports through result(); when
+# RESULTS_FILE is set (scripts/test sets it) the lines are collected there
+# and counted at the end.
+result() {
+	local status=$1
+	shift
+	printf '%s: %s\n' "$status" "$*"
+	[ -z "${RESULTS_FILE:-}" ] || printf '%s %s\n' "$status" "$*" >> "$RESULTS_FILE"
+}
+
+# count_results FILE: print "N passed, N failed[, N skipped]"; fail on any
+# failure or on an empty file.
+count_results() {
+	local p f s
+	p=$(grep -c '^PASS ' "$1" || true)
+	f=$(grep -c '^FAIL ' "$1" || true)
+	s=$(grep -c '^SKIP ' "$1" || true)
+	if [ "$s" -gt 0 ]; then
+		echo "$p passed, $f failed, $s skipped"
+	else
+		echo "$p passed, $f failed"
+	fi
+	[ "$f" -eq 0 ] && [ "$p" -gt 0 ]
+}
+
+# git with the user's and the system's configuration ignored, so that what
+# scripts/export writes does not depend on who runs it.
+git_pure() {
+	GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_SYSTEM=/dev/null git "$@"
+}
