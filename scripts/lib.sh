@@ -14,6 +14,7 @@ REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD_DIR:-$REPO/build}
 SERIES=${HARNESS_SERIES:-$REPO/series}
 PATCHES=${HARNESS_PATCHES:-$REPO/patches}
+NOTES=${HARNESS_NOTES:-$REPO/MAINTAINERS-notes}
 
 # The base the series is written against (see MAINTAINERS-notes).
 BASE_VERSION=6.12.117
@@ -264,4 +265,39 @@ count_results() {
 # scripts/export writes does not depend on who runs it.
 git_pure() {
 	GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_SYSTEM=/dev/null git "$@"
+}
+
+# topic_with_deps TOPIC: TOPIC and the topics it depends on, by the
+# 'Depends-on:' lines of MAINTAINERS-notes, in series order.
+topic_with_deps() {
+	local want=" $1 " t deps changed=1
+	series_topics "$SERIES" | cut -f1 | grep -qxF -- "$1" ||
+		die "no topic '$1' in $SERIES (topics: $(series_topics "$SERIES" | cut -f1 | tr '\n' ' '))"
+	while [ $changed -eq 1 ]; do
+		changed=0
+		for t in $want; do
+			deps=$(awk -v t="$t" '
+				$1 == t ":" { in_t = 1; next }
+				/^[a-z0-9_-]+:/ { in_t = 0 }
+				in_t && /Depends-on:/ { sub(/.*Depends-on:[[:space:]]*/, ""); print; exit }
+			' "$NOTES")
+			for d in ${deps//,/ }; do
+				[ "$d" = none ] && continue
+				case $want in *" $d "*) ;; *) want="$want$d "; changed=1 ;; esac
+			done
+		done
+	done
+	series_topics "$SERIES" | cut -f1 | while read -r t; do
+		case $want in *" $t "*) echo "$t" ;; esac
+	done
+}
+
+# topic_series TOPIC FILE: write a series file with only TOPIC's patches
+# and those of the topics it depends on.
+topic_series() {
+	local topics p
+	topics=" $(topic_with_deps "$1" | tr '\n' ' ') "
+	series_patches "$SERIES" | while read -r p; do
+		case $topics in *" ${p%%/*} "*) echo "$p" ;; esac
+	done > "$2"
 }
