@@ -60,11 +60,13 @@ check_arch() {
 	esac
 }
 
-# Arguments for make: ARCH, CROSS_COMPILE and the job count.
+# Arguments for make: ARCH, CROSS_COMPILE, LLVM=1 when $LLVM is set, and
+# the job count.
 make_args() {
 	local arch=$1
 	local -a a=("ARCH=$(kernel_arch "$arch")" "-j$(nproc)")
 	[ "$arch" = arm64 ] && a+=("CROSS_COMPILE=$CROSS_arm64")
+	[ -z "${LLVM:-}" ] || a+=("LLVM=1")
 	printf '%s\n' "${a[@]}"
 }
 
@@ -87,6 +89,7 @@ pkgs_for() {
 		x86_64) echo qemu-system-x86 qemu-system-data ;;
 		arm64) echo gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm ;;
 		check) echo sparse perl python3 git ;;
+		llvm) echo clang lld llvm ;;
 		test) echo shellcheck ;;
 		*) die "internal: no package list for '$what'" ;;
 		esac
