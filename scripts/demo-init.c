@@ -2,8 +2,10 @@
 /*
  * init for the scripts/build demo guest: mount what the demo reads, make
  * the kernel print backtraces, then reboot (qemu runs with -no-reboot, so
- * that ends the run).  Every step is framed by "demo:" marker lines that
- * scripts/build uses to cut the interesting part out of the console log.
+ * that ends the run), or power off when the command line says
+ * "demo.poweroff" (UML, which would boot again).  Every step is framed by
+ * "demo:" marker lines that scripts/build uses to cut the interesting part
+ * out of the console log.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -43,6 +45,22 @@ static int write_file(const char *path, const char *val)
 	return ret < 0 ? -1 : 0;
 }
 
+static int cmdline_has(const char *word)
+{
+	char buf[4096];
+	ssize_t n;
+	int fd = open("/proc/cmdline", O_RDONLY);
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	return strstr(buf, word) != NULL;
+}
+
 int main(void)
 {
 	mkdir("/proc", 0755);
@@ -63,6 +81,6 @@ int main(void)
 
 	say("done");
 	sync();
-	reboot(RB_AUTOBOOT);
+	reboot(cmdline_has("demo.poweroff") ? RB_POWER_OFF : RB_AUTOBOOT);
 	return 0;
 }
