@@ -45,6 +45,20 @@ static int write_file(const char *path, const char *val)
 	return ret < 0 ? -1 : 0;
 }
 
+static void cat(const char *path)
+{
+	char buf[4096];
+	ssize_t n;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		fwrite(buf, 1, n, stdout);
+	fflush(stdout);
+	close(fd);
+}
+
 static int cmdline_has(const char *word)
 {
 	char buf[4096];
@@ -78,6 +92,12 @@ int main(void)
 	write_file("/proc/sysrq-trigger", "l");
 	sleep(1);
 	say("end");
+
+	if (access("/sys/kernel/debug/stackdepot/stats", R_OK) == 0) {
+		say("begin stack depot statistics");
+		cat("/sys/kernel/debug/stackdepot/stats");
+		say("end");
+	}
 
 	say("done");
 	sync();
