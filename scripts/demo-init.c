@@ -101,6 +101,9 @@ int main(void)
 
 	say("done");
 	sync();
+	/* scripts/gdb-stackdepot inspects the guest after the demo. */
+	while (cmdline_has("demo.hold"))
+		pause();
 	reboot(cmdline_has("demo.poweroff") ? RB_POWER_OFF : RB_AUTOBOOT);
 	return 0;
 }
