@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * init for scripts/bench-stackdepot: run a fixed workload that makes a KASAN
+ * kernel save stack traces (tmpfs files, fork/exec, loopback TCP and UDP),
+ * print the stack depot statistics, load /stackdepot_bench.ko with the
+ * "stackdepot_bench.*" parameters of the kernel command line, print the
+ * statistics again and reboot.  Every result line starts with "bench: ".
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define STATS	"/sys/kernel/debug/stackdepot/stats"
+#define MODULE	"/stackdepot_bench.ko"
+#define PORT	5017
+
+static void fail(const char *what)
+{
+	printf("bench: error: %s: %s\n", what, strerror(errno));
+	fflush(stdout);
+	sync();
+	reboot(RB_AUTOBOOT);
+	exit(1);
+}
+
+static void print_stats(const char *phase)
+{
+	char line[256];
+	FILE *f = fopen(STATS, "r");
+
+	if (!f)
+		fail(STATS);
+	while (fgets(line, sizeof(line), f))
+		printf("bench: stats %s %s", phase, line);
+	fclose(f);
+	fflush(stdout);
+}
+
+/* Create, write, read back, rename and remove files in a tmpfs. */
+static void fs_workload(void)
+{
+	static char buf[16384];
+	char path[64], path2[64];
+	int i, fd;
+
+	memset(buf, 'x', sizeof(buf));
+	if (mkdir("/tmp/bench", 0755))
+		fail("mkdir /tmp/bench");
+	for (i = 0; i < 200; i++) {
+		snprintf(path, sizeof(path), "/tmp/bench/f%d", i);
+		snprintf(path2, sizeof(path2), "/tmp/bench/g%d", i);
+		fd = open(path, O_CREAT | O_RDWR | O_TRUNC, 0644);
+		if (fd < 0)
+			fail(path);
+		if (write(fd, buf, sizeof(buf)) != sizeof(buf))
+			fail("write");
+		if (lseek(fd, 0, SEEK_SET) || read(fd, buf, sizeof(buf)) != sizeof(buf))
+			fail("read");
+		close(fd);
+		if (rename(path, path2) || symlink(path2, path))
+			fail("rename/symlink");
+	}
+	for (i = 0; i < 200; i++) {
+		snprintf(path, sizeof(path), "/tmp/bench/f%d", i);
+		snprintf(path2, sizeof(path2), "/tmp/bench/g%d", i);
+		if (unlink(path) || unlink(path2))
+			fail("unlink");
+	}
+	if (rmdir("/tmp/bench"))
+		fail("rmdir");
+}
+
+/* Fork and exec this program again, which exits at once. */
+static void fork_exec_workload(void)
+{
+	char *const argv[] = { "/init", "child", NULL };
+	int i, status;
+	pid_t pid;
+
+	for (i = 0; i < 100; i++) {
+		pid = fork();
+		if (pid < 0)
+			fail("fork");
+		if (pid == 0) {
+			execv("/init", argv);
+			_exit(127);
+		}
+		if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+		    WEXITSTATUS(status))
+			fail("child");
+	}
+}
+
+static void loopback_up(void)
+{
+	struct ifreq ifr = { 0 };
+	int fd = socket(AF_INET, SOCK_DGRAM, 0);
+
+	if (fd < 0)
+		fail("socket");
+	strcpy(ifr.ifr_name, "lo");
+	if (ioctl(fd, SIOCGIFFLAGS, &ifr))
+		fail("SIOCGIFFLAGS lo");
+	ifr.ifr_flags |= IFF_UP;
+	if (ioctl(fd, SIOCSIFFLAGS, &ifr))
+		fail("SIOCSIFFLAGS lo");
+	close(fd);
+}
+
+/* Send 1 MiB over each of 8 TCP connections and 200 UDP datagrams on lo. */
+static void net_workload(void)
+{
+	struct sockaddr_in addr = {
+		.sin_family = AF_INET,
+		.sin_port = htons(PORT),
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+	static char buf[4096];
+	int srv, udp, conn, i, j, status, one = 1;
+	ssize_t n;
+	pid_t pid;
+
+	loopback_up();
+	srv = socket(AF_INET, SOCK_STREAM, 0);
+	if (srv < 0 || setsockopt(srv, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
+	    bind(srv, (struct sockaddr *)&addr, sizeof(addr)) || listen(srv, 8))
+		fail("tcp listen");
+	for (i = 0; i < 8; i++) {
+		pid = fork();
+		if (pid < 0)
+			fail("fork");
+		if (pid == 0) {
+			conn = socket(AF_INET, SOCK_STREAM, 0);
+			if (conn < 0 || connect(conn, (struct sockaddr *)&addr, sizeof(addr)))
+				_exit(1);
+			for (j = 0; j < 256; j++)
+				if (write(conn, buf, sizeof(buf)) != sizeof(buf))
+					_exit(1);
+			_exit(0);
+		}
+		conn = accept(srv, NULL, NULL);
+		if (conn < 0)
+			fail("accept");
+		while ((n = read(conn, buf, sizeof(buf))) > 0)
+			;
+		close(conn);
+		if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+		    WEXITSTATUS(status))
+			fail("tcp client");
+	}
+	close(srv);
+
+	udp = socket(AF_INET, SOCK_DGRAM, 0);
+	if (udp < 0 || bind(udp, (struct sockaddr *)&addr, sizeof(addr)))
+		fail("udp bind");
+	for (i = 0; i < 200; i++) {
+		if (sendto(udp, buf, 512, 0, (struct sockaddr *)&addr, sizeof(addr)) != 512 ||
+		    recv(udp, buf, sizeof(buf), 0) != 512)
+			fail("udp");
+	}
+	close(udp);
+}
+
+/* The "stackdepot_bench.NAME=VALUE" words of /proc/cmdline, prefix cut. */
+static void module_params(char *params, size_t size)
+{
+	static const char prefix[] = "stackdepot_bench.";
+	char buf[4096], *word, *save;
+	ssize_t n;
+	int fd = open("/proc/cmdline", O_RDONLY);
+
+	params[0] = '\0';
+	if (fd < 0)
+		fail("/proc/cmdline");
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	for (word = strtok_r(buf, " \n", &save); word; word = strtok_r(NULL, " \n", &save)) {
+		if (strncmp(word, prefix, sizeof(prefix) - 1))
+			continue;
+		strncat(params, word + sizeof(prefix) - 1, size - strlen(params) - 2);
+		strcat(params, " ");
+	}
+}
+
+static void load_module(void)
+{
+	char params[1024];
+	int fd = open(MODULE, O_RDONLY);
+
+	if (fd < 0)
+		fail(MODULE);
+	module_params(params, sizeof(params));
+	printf("bench: loading %s %s\n", MODULE, params);
+	fflush(stdout);
+	if (syscall(SYS_finit_module, fd, params, 0))
+		fail("finit_module");
+	close(fd);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "child"))
+		return 0;
+
+	mkdir("/proc", 0755);
+	mkdir("/sys", 0755);
+	mkdir("/tmp", 01777);
+	if (mount("proc", "/proc", "proc", 0, NULL) ||
+	    mount("sysfs", "/sys", "sysfs", 0, NULL) ||
+	    mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL) ||
+	    mount("tmpfs", "/tmp", "tmpfs", 0, NULL))
+		fail("mount");
+
+	printf("bench: begin\n");
+	print_stats("boot");
+	fs_workload();
+	fork_exec_workload();
+	net_workload();
+	print_stats("workload");
+	load_module();
+	print_stats("mix");
+	printf("bench: done\n");
+	fflush(stdout);
+	sync();
+	reboot(RB_AUTOBOOT);
+	return 0;
+}

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Out-of-tree module for scripts/bench-stackdepot, built against the kernel
+ * under test and loaded by its init.  At load it
+ *
+ * - saves @mix_stacks synthetic traces of @min_depth to @max_depth kernel
+ *   text frames, @bpf_share percent of which carry one or two frames from
+ *   the top of the vmalloc range, where arm64 places BPF JIT images and
+ *   kprobe slots far from _text; the same traces on every boot (fixed seed);
+ * - times stack_depot_save() of a stored trace, of new traces, and
+ *   stack_depot_fetch_into(), in ns per call (median of @rounds rounds).
+ *
+ * It prints "bench: NAME VALUE" lines and stays loaded.
+ */
+#include <linux/ktime.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/pgtable.h>
+#include <linux/prandom.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/stackdepot.h>
+#include <linux/stacktrace.h>
+#include <linux/vmalloc.h>
+
+static unsigned int mix_stacks = 20000;
+module_param(mix_stacks, uint, 0444);
+static unsigned int bpf_share = 30;
+module_param(bpf_share, uint, 0444);
+static unsigned int min_depth = 12;
+module_param(min_depth, uint, 0444);
+static unsigned int max_depth = 28;
+module_param(max_depth, uint, 0444);
+static unsigned int iterations = 20000;
+module_param(iterations, uint, 0444);
+static unsigned int rounds = 5;
+module_param(rounds, uint, 0444);
+
+#define MAX_DEPTH	64
+#define MAX_ROUNDS	15
+
+static unsigned long text_base[8];
+
+static void init_text_base(void)
+{
+	text_base[0] = (unsigned long)&kfree;
+	text_base[1] = (unsigned long)&vfree;
+	text_base[2] = (unsigned long)&schedule;
+	text_base[3] = (unsigned long)&mutex_unlock;
+	text_base[4] = (unsigned long)&stack_depot_save;
+	text_base[5] = (unsigned long)&stack_trace_save;
+	text_base[6] = (unsigned long)&ktime_get;
+	text_base[7] = (unsigned long)&init_text_base;
+}
+
+static unsigned long text_frame(struct rnd_state *rnd)
+{
+	u32 r = prandom_u32_state(rnd);
+
+	return text_base[r % ARRAY_SIZE(text_base)] + ((r >> 8) & 0x3fc);
+}
+
+/* An address in the top 64 MiB of the vmalloc range. */
+static unsigned long vmalloc_frame(struct rnd_state *rnd)
+{
+	return VMALLOC_END - SZ_64M + (prandom_u32_state(rnd) & (SZ_64M - 4));
+}
+
+/* Trace @i of the mix; returns its depth and whether it has vmalloc frames. */
+static unsigned int make_trace(struct rnd_state *rnd, unsigned long *entries, bool *bpf)
+{
+	unsigned int depth = min_depth + prandom_u32_state(rnd) % (max_depth - min_depth + 1);
+	unsigned int i, nr_bpf;
+
+	for (i = 0; i < depth; i++)
+		entries[i] = text_frame(rnd);
+	*bpf = prandom_u32_state(rnd) % 100 < bpf_share;
+	if (*bpf) {
+		nr_bpf = 1 + prandom_u32_state(rnd) % 2;
+		for (i = 0; i < nr_bpf; i++)
+			entries[1 + prandom_u32_state(rnd) % (depth - 1)] = vmalloc_frame(rnd);
+	}
+	return depth;
+}
+
+static void run_mix(void)
+{
+	unsigned long entries[MAX_DEPTH];
+	unsigned int i, depth, nr_bpf = 0, failed = 0;
+	struct rnd_state rnd;
+	u64 frames = 0;
+	bool bpf;
+
+	prandom_seed_state(&rnd, 0x5eed);
+	for (i = 0; i < mix_stacks; i++) {
+		depth = make_trace(&rnd, entries, &bpf);
+		frames += depth;
+		nr_bpf += bpf;
+		if (!stack_depot_save(entries, depth, GFP_KERNEL))
+			failed++;
+	}
+	pr_info("bench: mix_stacks %u\n", mix_stacks);
+	pr_info("bench: mix_bpf_stacks %u\n", nr_bpf);
+	pr_info("bench: mix_frames %llu\n", frames);
+	pr_info("bench: mix_failed %u\n", failed);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	const u64 *x = a, *y = b;
+
+	return *x < *y ? -1 : *x > *y;
+}
+
+static u64 median(u64 *v, unsigned int n)
+{
+	sort(v, n, sizeof(*v), cmp_u64, NULL);
+	return v[n / 2];
+}
+
+/* A 28-frame trace of kernel text, or with one vmalloc frame. */
+static void bench_trace(unsigned long *entries, bool with_bpf, u32 seed)
+{
+	struct rnd_state rnd;
+	unsigned int i;
+
+	prandom_seed_state(&rnd, seed);
+	for (i = 0; i < 28; i++)
+		entries[i] = text_frame(&rnd);
+	if (with_bpf)
+		entries[5] = vmalloc_frame(&rnd);
+}
+
+static void time_ops(const char *name, bool with_bpf, u32 seed)
+{
+	unsigned long entries[28], out[28];
+	u64 save[MAX_ROUNDS], fetch[MAX_ROUNDS], t;
+	depot_stack_handle_t handle;
+	unsigned int r, i;
+
+	bench_trace(entries, with_bpf, seed);
+	handle = stack_depot_save(entries, 28, GFP_KERNEL);
+	if (!handle) {
+		pr_info("bench: error: cannot save the %s trace\n", name);
+		return;
+	}
+	for (r = 0; r < rounds; r++) {
+		t = ktime_get_ns();
+		for (i = 0; i < iterations; i++)
+			stack_depot_save(entries, 28, GFP_KERNEL);
+		save[r] = (ktime_get_ns() - t) * 1000 / iterations;
+
+		t = ktime_get_ns();
+		for (i = 0; i < iterations; i++)
+			stack_depot_fetch_into(handle, out, 28);
+		fetch[r] = (ktime_get_ns() - t) * 1000 / iterations;
+	}
+	if (memcmp(entries, out, sizeof(out)))
+		pr_info("bench: error: %s trace came back different\n", name);
+	/* in ps, so that the script can print ns with one decimal */
+	pr_info("bench: ps_save_hit_%s %llu\n", name, median(save, rounds));
+	pr_info("bench: ps_fetch_%s %llu\n", name, median(fetch, rounds));
+}
+
+/* stack_depot_save() of traces it has not seen: hash, miss, store. */
+static void time_save_new(void)
+{
+	unsigned long entries[28];
+	u64 save[MAX_ROUNDS], t;
+	unsigned int r, i, n = min(iterations, 2000U);
+
+	for (r = 0; r < rounds; r++) {
+		t = ktime_get_ns();
+		for (i = 0; i < n; i++) {
+			bench_trace(entries, false, 0x10000 + r * n + i);
+			stack_depot_save(entries, 28, GFP_KERNEL);
+		}
+		save[r] = ktime_get_ns() - t;
+		t = ktime_get_ns();
+		for (i = 0; i < n; i++)
+			bench_trace(entries, false, 0x10000 + r * n + i);
+		/* the cost of making the traces is not the depot's */
+		save[r] = (save[r] - min(save[r], ktime_get_ns() - t)) * 1000 / n;
+	}
+	pr_info("bench: ps_save_new %llu\n", median(save, rounds));
+}
+
+static int __init stackdepot_bench_init(void)
+{
+	if (min_depth < 2 || max_depth > MAX_DEPTH || min_depth > max_depth ||
+	    !rounds || rounds > MAX_ROUNDS || !iterations) {
+		pr_err("bench: error: bad parameters\n");
+		return -EINVAL;
+	}
+	init_text_base();
+	run_mix();
+	time_ops("text", false, 1);
+	time_ops("bpf", true, 2);
+	time_save_new();
+	return 0;
+}
+module_init(stackdepot_bench_init);
+
+MODULE_DESCRIPTION("Stack depot benchmark for scripts/bench-stackdepot");
+MODULE_LICENSE("GPL");
