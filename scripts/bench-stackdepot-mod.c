@@ -7,8 +7,8 @@
  *   text frames, @bpf_share percent of which carry one or two frames from
  *   the top of the vmalloc range, where arm64 places BPF JIT images and
  *   kprobe slots far from _text; the same traces on every boot (fixed seed);
- * - times stack_depot_save() of a stored trace, of new traces, and
- *   stack_depot_fetch_into(), in ns per call (median of @rounds rounds).
+ * - times stack_depot_save() of the mix's new traces, and of a stored trace,
+ *   and stack_depot_fetch_into(), in ns per call (median of @rounds rounds).
  *
  * It prints "bench: NAME VALUE" lines and stays loaded.
  */
@@ -67,7 +67,7 @@ static unsigned long vmalloc_frame(struct rnd_state *rnd)
 	return VMALLOC_END - SZ_64M + (prandom_u32_state(rnd) & (SZ_64M - 4));
 }
 
-/* Trace @i of the mix; returns its depth and whether it has vmalloc frames. */
+/* The next trace of the mix; returns its depth and whether it has vmalloc frames. */
 static unsigned int make_trace(struct rnd_state *rnd, unsigned long *entries, bool *bpf)
 {
 	unsigned int depth = min_depth + prandom_u32_state(rnd) % (max_depth - min_depth + 1);
@@ -84,26 +84,45 @@ static unsigned int make_trace(struct rnd_state *rnd, unsigned long *entries, bo
 	return depth;
 }
 
+/*
+ * Save the mix, timing stack_depot_save() of traces it has not seen: hash,
+ * miss, store.  The traces are made first, so that making them is not timed.
+ */
 static void run_mix(void)
 {
-	unsigned long entries[MAX_DEPTH];
-	unsigned int i, depth, nr_bpf = 0, failed = 0;
+	unsigned long *traces;
+	unsigned int i, *depth, nr_bpf = 0, failed = 0;
 	struct rnd_state rnd;
-	u64 frames = 0;
+	u64 frames = 0, t;
 	bool bpf;
 
+	traces = vmalloc(array3_size(mix_stacks, MAX_DEPTH, sizeof(*traces)));
+	depth = vmalloc(array_size(mix_stacks, sizeof(*depth)));
+	if (!traces || !depth) {
+		pr_info("bench: error: no memory for %u traces\n", mix_stacks);
+		goto out;
+	}
 	prandom_seed_state(&rnd, 0x5eed);
 	for (i = 0; i < mix_stacks; i++) {
-		depth = make_trace(&rnd, entries, &bpf);
-		frames += depth;
+		depth[i] = make_trace(&rnd, traces + i * MAX_DEPTH, &bpf);
+		frames += depth[i];
 		nr_bpf += bpf;
-		if (!stack_depot_save(entries, depth, GFP_KERNEL))
+	}
+	t = ktime_get_ns();
+	for (i = 0; i < mix_stacks; i++) {
+		if (!stack_depot_save(traces + i * MAX_DEPTH, depth[i], GFP_KERNEL))
 			failed++;
 	}
+	t = ktime_get_ns() - t;
 	pr_info("bench: mix_stacks %u\n", mix_stacks);
 	pr_info("bench: mix_bpf_stacks %u\n", nr_bpf);
 	pr_info("bench: mix_frames %llu\n", frames);
 	pr_info("bench: mix_failed %u\n", failed);
+	if (mix_stacks)
+		pr_info("bench: ps_save_new %llu\n", t * 1000 / mix_stacks);
+out:
+	vfree(traces);
+	vfree(depth);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -163,29 +182,6 @@ static void time_ops(const char *name, bool with_bpf, u32 seed)
 	pr_info("bench: ps_fetch_%s %llu\n", name, median(fetch, rounds));
 }
 
-/* stack_depot_save() of traces it has not seen: hash, miss, store. */
-static void time_save_new(void)
-{
-	unsigned long entries[28];
-	u64 save[MAX_ROUNDS], t;
-	unsigned int r, i, n = min(iterations, 2000U);
-
-	for (r = 0; r < rounds; r++) {
-		t = ktime_get_ns();
-		for (i = 0; i < n; i++) {
-			bench_trace(entries, false, 0x10000 + r * n + i);
-			stack_depot_save(entries, 28, GFP_KERNEL);
-		}
-		save[r] = ktime_get_ns() - t;
-		t = ktime_get_ns();
-		for (i = 0; i < n; i++)
-			bench_trace(entries, false, 0x10000 + r * n + i);
-		/* the cost of making the traces is not the depot's */
-		save[r] = (save[r] - min(save[r], ktime_get_ns() - t)) * 1000 / n;
-	}
-	pr_info("bench: ps_save_new %llu\n", median(save, rounds));
-}
-
 static int __init stackdepot_bench_init(void)
 {
 	if (min_depth < 2 || max_depth > MAX_DEPTH || min_depth > max_depth ||
@@ -197,7 +193,6 @@ static int __init stackdepot_bench_init(void)
 	run_mix();
 	time_ops("text", false, 1);
 	time_ops("bpf", true, 2);
-	time_save_new();
 	return 0;
 }
 module_init(stackdepot_bench_init);
