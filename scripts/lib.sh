@@ -70,6 +70,24 @@ make_args() {
 	printf '%s\n' "${a[@]}"
 }
 
+# qemu_cmd ARCH OUT INITRD APPEND: the qemu command line, a word a line,
+# that boots the kernel built in OUT with INITRD on two CPUs, console on
+# the serial port, APPEND after the console option.  TCG, not KVM: nested
+# KVM on the CI machines hangs guests.  The caller adds -m and the rest.
+qemu_cmd() {
+	local arch=$1 out=$2 initrd=$3 append=$4
+	case $arch in
+	x86_64)
+		printf '%s\n' qemu-system-x86_64 -accel tcg -bios qboot.rom \
+			-kernel "$out/arch/x86/boot/bzImage" -append "console=ttyS0 $append" ;;
+	arm64)
+		printf '%s\n' qemu-system-aarch64 -M virt -cpu max \
+			-kernel "$out/arch/arm64/boot/Image" -append "console=ttyAMA0 $append" ;;
+	*) die "internal: no qemu guest for '$arch'" ;;
+	esac
+	printf '%s\n' -smp 2 -nographic -no-reboot -initrd "$initrd"
+}
+
 kernel_arch() {
 	case $1 in
 	x86_64) echo x86_64 ;;
