@@ -1,0 +1,253 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Host tests of the series' scripts/kallsyms (--save-tokens, --load-tokens).
+
+Usage: kallsyms-test.py KALLSYMS WORKDIR MAP[:OPTIONS]...
+
+Runs the kallsyms binary KALLSYMS on each symbol list MAP (System.map or
+.tmp_vmlinux*.syms), with OPTIONS (comma-separated kallsyms options, e.g.
+--all-symbols,--absolute-percpu), and checks, with a decoder of its own
+written from the emitted tables:
+
+  - every name decodes to the input (learned table, and replayed table);
+  - a table replayed on the symbols it was learned from gives the same
+    output, byte for byte;
+  - shuffled input gives kallsyms_names of the same size;
+  - N new symbols under a reused table grow kallsyms_names by exactly
+    their own encodings, every other name keeping its bytes;
+  - a symbol with a byte (or a type) the table does not cover makes
+    kallsyms say so and learn anew, and still decodes right;
+  - malformed token files are rejected with a message and exit status 1.
+
+Prints "PASS: ..." / "FAIL: ..." lines, appends "PASS ..." / "FAIL ..." to
+$RESULTS_FILE if set, and exits 1 on any failure.
+"""
+import os
+import random
+import re
+import subprocess
+import sys
+
+failures = 0
+
+
+def result(ok, what):
+    global failures
+    status = "PASS" if ok else "FAIL"
+    print("%s: kallsyms: %s" % (status, what), flush=True)
+    if os.environ.get("RESULTS_FILE"):
+        with open(os.environ["RESULTS_FILE"], "a") as f:
+            f.write("%s kallsyms: %s\n" % (status, what))
+    if not ok:
+        failures += 1
+
+
+def run(kallsyms, opts, mapfile, extra=()):
+    p = subprocess.run([kallsyms] + list(opts) + list(extra) + [mapfile],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return p.returncode, p.stdout.decode(), p.stderr.decode()
+
+
+def labels(asm):
+    """The lines of each label's section of the generated assembler."""
+    out, cur = {}, None
+    for line in asm.splitlines():
+        m = re.match(r"^([a-z_]+):$", line)
+        if m:
+            cur = m.group(1)
+            out[cur] = []
+        elif cur:
+            out[cur].append(line)
+    return out
+
+
+def byte_values(lines):
+    vals = []
+    for line in lines:
+        line = line.split("/*")[0].strip()
+        if line.startswith(".byte"):
+            vals += [int(v, 16) for v in line[5:].split(",")]
+    return vals
+
+
+def decode(asm):
+    """Decode kallsyms_names with kallsyms_token_table/index.  Returns the
+    (type, name) list and the raw encoding of each name."""
+    sec = labels(asm)
+    num = int(sec["kallsyms_num_syms"][0].split()[1])
+    names = bytes(byte_values(sec["kallsyms_names"]))
+    tokens = []
+    for line in sec["kallsyms_token_table"]:
+        m = re.match(r'^\s*\.asciz\s+"(.*)"$', line)
+        if m:
+            tokens.append(m.group(1).encode())
+    index = [int(l.split()[1]) for l in sec["kallsyms_token_index"] if ".short" in l]
+    if len(tokens) != 256 or len(index) != 256:
+        raise ValueError("token table has %d entries, index %d" % (len(tokens), len(index)))
+    table = b"\0".join(tokens) + b"\0"
+    expand = []
+    for i in range(256):
+        end = table.index(b"\0", index[i])
+        expand.append(table[index[i]:end])
+    syms, encodings, off = [], [], 0
+    for _ in range(num):
+        n = names[off]
+        head = 1
+        if n & 0x80:
+            n = (n & 0x7f) | names[off + 1] << 7
+            head = 2
+        enc = names[off + head:off + head + n]
+        if len(enc) != n or n == 0:
+            raise ValueError("truncated name at offset %d" % off)
+        full = b"".join(expand[b] for b in enc)
+        if not full:
+            raise ValueError("empty name at offset %d" % off)
+        syms.append((chr(full[0]), full[1:].decode()))
+        encodings.append(names[off:off + head + n])
+        off += head + n
+    if off != len(names):
+        raise ValueError("%d bytes after the last name" % (len(names) - off))
+    return syms, encodings, len(names)
+
+
+IGNORED_ABS = {"__kernel_syscall_via_break", "__kernel_syscall_via_epc",
+               "__kernel_sigtramp", "__gp"}
+
+
+def expected(mapfile, opts):
+    """The (type, name) multiset kallsyms should keep, by its rules."""
+    rows = []
+    for line in open(mapfile):
+        a, t, n = line.rstrip("\n").split(" ", 2)
+        rows.append((int(a, 16), t, n))
+    ranges = {n: a for a, t, n in rows}
+    text = [(ranges.get("_stext"), ranges.get("_etext")),
+            (ranges.get("_sinittext"), ranges.get("_einittext"))]
+    pcpu = (ranges.get("__per_cpu_start", -1), ranges.get("__per_cpu_end", 0))
+    keep = []
+    for a, t, n in rows:
+        if t in "un" or (t.upper() == "A" and n not in IGNORED_ABS):
+            continue
+        if "--all-symbols" not in opts:
+            if not (n.startswith("__start_") or n.startswith("__stop_")):
+                if not any(s is not None and e is not None and s <= a <= e for s, e in text):
+                    continue
+                if (a == text[0][1] and n != "_etext") or (a == text[1][1] and n != "_einittext"):
+                    continue
+        if "--absolute-percpu" in opts and pcpu[0] <= a <= pcpu[1]:
+            t = "A"
+        keep.append((t, n))
+    return sorted(keep)
+
+
+def names_size(asm):
+    return len(byte_values(labels(asm)["kallsyms_names"]))
+
+
+def test_map(kallsyms, work, mapfile, opts):
+    tag = os.path.basename(mapfile)
+    tok = os.path.join(work, tag + ".tokens")
+    rc, learned, err = run(kallsyms, opts, mapfile, ["--save-tokens=" + tok])
+    if rc:
+        result(False, "%s: learn failed: %s" % (tag, err.strip()))
+        return
+    want = expected(mapfile, opts)
+    syms, enc_a, size_a = decode(learned)
+    result(sorted(syms) == want, "%s: %d names decode to the input (learned table)" % (tag, len(syms)))
+
+    rc, replayed, err = run(kallsyms, opts, mapfile, ["--load-tokens=" + tok])
+    result(rc == 0 and replayed == learned and not err,
+           "%s: the replayed table gives the learned output byte for byte" % tag)
+    result(rc == 0 and sorted(decode(replayed)[0]) == want,
+           "%s: names decode to the input (replayed table)" % tag)
+
+    lines = open(mapfile).read().splitlines(True)
+    random.Random(1).shuffle(lines)
+    shuffled = os.path.join(work, tag + ".shuffled")
+    open(shuffled, "w").writelines(lines)
+    rc, out, _ = run(kallsyms, opts, shuffled)
+    result(rc == 0 and names_size(out) == size_a,
+           "%s: shuffled input, same kallsyms_names size (%d bytes)" % (tag, size_a))
+
+    # N new symbols, made of bytes the table covers, under the reused table.
+    text_addr = [int(l.split()[0], 16) for l in lines if l.split()[1] in "tT"]
+    addr = sorted(text_addr)[len(text_addr) // 2] if text_addr else 0
+    new = ["%016x t kallsyms_test_new_%d_veneer\n" % (addr, i) for i in range(50)]
+    grown = os.path.join(work, tag + ".grown")
+    open(grown, "w").writelines(open(mapfile).read().splitlines(True) + new)
+    rc, out, err = run(kallsyms, opts, grown, ["--load-tokens=" + tok])
+    syms_b, enc_b, size_b = decode(out)
+    old = dict(zip(syms, enc_a)) if len(set(syms)) == len(syms) else None
+    by_name_b = {}
+    for s, e in zip(syms_b, enc_b):
+        by_name_b.setdefault(s, []).append(e)
+    added = sum(len(by_name_b[("t", n.split()[2])][0]) for n in new)
+    kept = old is None or all(by_name_b.get(s, [None])[0] == e for s, e in old.items())
+    result(rc == 0 and not err and size_b - size_a == added and kept and
+           sorted(syms_b) == expected(grown, opts),
+           "%s: 50 new symbols grow kallsyms_names by their own %d bytes, nothing else moves"
+           % (tag, added))
+
+    # A byte, and a type, the table does not cover.
+    covered = set()
+    for line in open(tok):
+        if line.startswith("char "):
+            covered.add(int(line.split()[1], 16))
+    for what, sym in (("byte", "%016x t kallsyms_test_%s\n" % (addr, next(
+                          chr(c) for c in b"~@%^&+=" if c not in covered))),
+                      ("type", "%016x %s kallsyms_test_type\n" % (addr, next(
+                          chr(c) for c in b"GgSsNpPcC?-" if c not in covered)))):
+        odd = os.path.join(work, tag + ".uncovered-" + what)
+        open(odd, "w").writelines(open(mapfile).read().splitlines(True) + [sym])
+        rc, out, err = run(kallsyms, opts, odd, ["--load-tokens=" + tok])
+        ok = rc == 0 and "does not cover" in err and "learning a new table" in err
+        ok = ok and sorted(decode(out)[0]) == expected(odd, opts)
+        result(ok, "%s: an uncovered %s falls back to learning, said on stderr, decodes right"
+               % (tag, what))
+
+
+BAD_TABLES = {
+    "empty file": "",
+    "not a token table": "hello\n",
+    "another version": "kallsyms-tokens 2\nend 0\n",
+    "no end line": "kallsyms-tokens 1\nchar 41\n",
+    "wrong count": "kallsyms-tokens 1\nchar 41\nend 2\n",
+    "code defined twice": "kallsyms-tokens 1\nchar 41\nchar 41\nend 2\n",
+    "token before its parts": "kallsyms-tokens 1\nchar 41\ntoken 80 41 42\nchar 42\nend 3\n",
+    "code out of range": "kallsyms-tokens 1\nchar 141\nend 1\n",
+    "not hex": "kallsyms-tokens 1\nchar zz\nend 1\n",
+    "unknown entry": "kallsyms-tokens 1\nfoo 41\nend 1\n",
+    "text after the end": "kallsyms-tokens 1\nchar 41\nend 1\nchar 42\n",
+}
+
+
+def test_bad_tables(kallsyms, work, mapfile, opts):
+    for what, text in BAD_TABLES.items():
+        path = os.path.join(work, "bad-" + what.replace(" ", "-"))
+        open(path, "w").write(text)
+        rc, out, err = run(kallsyms, opts, mapfile, ["--load-tokens=" + path])
+        result(rc == 1 and path in err and not out,
+               "bad token file rejected (%s): %s" % (what, err.strip().splitlines()[-1] if err.strip() else "no message"))
+    rc, out, err = run(kallsyms, opts, mapfile, ["--load-tokens=" + os.path.join(work, "missing")])
+    result(rc == 1 and "missing" in err, "missing token file rejected")
+
+
+def main():
+    if len(sys.argv) < 4:
+        sys.exit(__doc__)
+    kallsyms, work = sys.argv[1], sys.argv[2]
+    os.makedirs(work, exist_ok=True)
+    for arg in sys.argv[3:]:
+        mapfile, _, opts = arg.partition(":")
+        opts = [o for o in opts.split(",") if o]
+        try:
+            test_map(kallsyms, work, mapfile, opts)
+        except (ValueError, KeyError, IndexError, StopIteration) as e:
+            result(False, "%s: %s" % (os.path.basename(mapfile), e))
+    first = sys.argv[3].partition(":")
+    test_bad_tables(kallsyms, work, first[0], [o for o in first[2].split(",") if o])
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
