@@ -218,6 +218,9 @@ BAD_TABLES = {
     "not hex": "kallsyms-tokens 1\nchar zz\nend 1\n",
     "unknown entry": "kallsyms-tokens 1\nfoo 41\nend 1\n",
     "text after the end": "kallsyms-tokens 1\nchar 41\nend 1\nchar 42\n",
+    "a token longer than a name": "kallsyms-tokens 1\nchar 41\n" + "".join(
+        "token %02x %02x %02x\n" % (0x80 + i, 0x7f + i if i else 0x41, 0x7f + i if i else 0x41)
+        for i in range(10)) + "end b\n",
 }
 
 
