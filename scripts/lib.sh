@@ -88,6 +88,12 @@ qemu_cmd() {
 	printf '%s\n' -smp 2 -nographic -no-reboot -initrd "$initrd"
 }
 
+# kallsyms_names_bytes S: the bytes of kallsyms_names in a .S file that
+# scripts/kallsyms wrote (the comments, which hold the names, left out).
+kallsyms_names_bytes() {
+	sed -n '/^kallsyms_names:/,/^$/{s|/\*.*||;p}' "$1" | grep -o '0x[0-9a-f][0-9a-f]' | wc -l
+}
+
 kernel_arch() {
 	case $1 in
 	x86_64) echo x86_64 ;;
