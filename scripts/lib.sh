@@ -94,6 +94,31 @@ kallsyms_names_bytes() {
 	sed -n '/^kallsyms_names:/,/^$/{s|/\*.*||;p}' "$1" | grep -o '0x[0-9a-f][0-9a-f]' | wc -l
 }
 
+# Debian's debug image of the base, whose System.map and vmlinux (with
+# DWARF) the host tests and benchmarks use.
+DEBIAN_DBG_IMAGE=linux-image-6.12.117+deb12-cloud-amd64-dbg
+DEBIAN_DBG_MAP=usr/lib/debug/boot/System.map-6.12.117+deb12-cloud-amd64
+DEBIAN_DBG_VMLINUX=usr/lib/debug/boot/vmlinux-6.12.117+deb12-cloud-amd64
+
+# debian_dbg_file PATH NAME: extract PATH from $DEBIAN_DBG_IMAGE (fetched
+# once with apt-get download) to build/debian/NAME, once; print its path.
+debian_dbg_file() {
+	local debian=$BUILD/debian out=$BUILD/debian/$2
+	if [ ! -s "$out" ]; then
+		mkdir -p "$debian"
+		if ! ls "$debian/$DEBIAN_DBG_IMAGE"_*.deb >/dev/null 2>&1; then
+			step "fetching $DEBIAN_DBG_IMAGE (once)"
+			(cd "$debian" && apt-get download "$DEBIAN_DBG_IMAGE" >&2) ||
+				die "apt-get download $DEBIAN_DBG_IMAGE failed"
+		fi
+		dpkg-deb --fsys-tarfile "$debian/$DEBIAN_DBG_IMAGE"_*.deb |
+			tar -xO "./$1" > "$out.tmp" ||
+			die "no $1 in $DEBIAN_DBG_IMAGE"
+		mv "$out.tmp" "$out"
+	fi
+	echo "$out"
+}
+
 kernel_arch() {
 	case $1 in
 	x86_64) echo x86_64 ;;
@@ -108,7 +133,7 @@ pkgs_for() {
 		case $what in
 		base) echo xz-utils rsync ;;
 		apply) echo quilt patch git rsync ;;
-		build) echo make gcc libc6-dev flex bison bc libelf-dev libssl-dev python3 perl cpio kmod ;;
+		build) echo make gcc libc6-dev flex bison bc libelf-dev libdw-dev libssl-dev python3 perl cpio kmod ;;
 		um) ;;
 		x86_64) echo qemu-system-x86 qemu-system-data ;;
 		arm64) echo gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm ;;
