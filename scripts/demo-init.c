@@ -1,18 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * init for the scripts/build demo guest: mount what the demo reads, make
- * the kernel print backtraces, then reboot (qemu runs with -no-reboot, so
+ * init for the scripts/build demo guest: mount what the demo reads, load
+ * the modules in /modules, make the kernel print backtraces, then reboot (qemu runs with -no-reboot, so
  * that ends the run), or power off when the command line says
  * "demo.poweroff" (UML, which would boot again).  Every step is framed by
  * "demo:" marker lines that scripts/build uses to cut the interesting part
  * out of the console log.
  */
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 static void say(const char *msg)
@@ -59,6 +62,34 @@ static void cat(const char *path)
 	close(fd);
 }
 
+static int is_module(const struct dirent *d)
+{
+	size_t n = strlen(d->d_name);
+
+	return n > 3 && !strcmp(d->d_name + n - 3, ".ko");
+}
+
+/* Load every module in /modules, in name order. */
+static void load_modules(void)
+{
+	struct dirent **list;
+	char path[512];
+	int i, n, fd;
+
+	n = scandir("/modules", &list, is_module, alphasort);
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "/modules/%s", list[i]->d_name);
+		fd = open(path, O_RDONLY);
+		if (fd < 0 || syscall(SYS_finit_module, fd, "", 0))
+			perror(path);
+		if (fd >= 0)
+			close(fd);
+		free(list[i]);
+	}
+	if (n > 0)
+		free(list);
+}
+
 static int cmdline_has(const char *word)
 {
 	char buf[4096];
@@ -82,6 +113,12 @@ int main(void)
 	mount("proc", "/proc", "proc", 0, NULL);
 	mount("sysfs", "/sys", "sysfs", 0, NULL);
 	mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+
+	if (access("/modules", R_OK) == 0) {
+		say("begin loading modules");
+		load_modules();
+		say("end");
+	}
 
 	say("begin WARN() backtrace (lkdtm WARNING)");
 	write_file("/sys/kernel/debug/provoke-crash/DIRECT", "WARNING");

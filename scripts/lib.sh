@@ -100,21 +100,44 @@ DEBIAN_DBG_IMAGE=linux-image-6.12.117+deb12-cloud-amd64-dbg
 DEBIAN_DBG_MAP=usr/lib/debug/boot/System.map-6.12.117+deb12-cloud-amd64
 DEBIAN_DBG_VMLINUX=usr/lib/debug/boot/vmlinux-6.12.117+deb12-cloud-amd64
 
-# debian_dbg_file PATH NAME: extract PATH from $DEBIAN_DBG_IMAGE (fetched
-# once with apt-get download) to build/debian/NAME, once; print its path.
+# debian_dbg_deb: fetch $DEBIAN_DBG_IMAGE once with apt-get download, to
+# build/debian/; print the path of the .deb.
+debian_dbg_deb() {
+	local debian=$BUILD/debian
+	mkdir -p "$debian"
+	if ! ls "$debian/$DEBIAN_DBG_IMAGE"_*.deb >/dev/null 2>&1; then
+		step "fetching $DEBIAN_DBG_IMAGE (once)"
+		(cd "$debian" && apt-get download "$DEBIAN_DBG_IMAGE" >&2) ||
+			die "apt-get download $DEBIAN_DBG_IMAGE failed"
+	fi
+	ls "$debian/$DEBIAN_DBG_IMAGE"_*.deb
+}
+
+# debian_dbg_file PATH NAME: extract PATH from $DEBIAN_DBG_IMAGE to
+# build/debian/NAME, once; print its path.
 debian_dbg_file() {
-	local debian=$BUILD/debian out=$BUILD/debian/$2
+	local out=$BUILD/debian/$2 deb
 	if [ ! -s "$out" ]; then
-		mkdir -p "$debian"
-		if ! ls "$debian/$DEBIAN_DBG_IMAGE"_*.deb >/dev/null 2>&1; then
-			step "fetching $DEBIAN_DBG_IMAGE (once)"
-			(cd "$debian" && apt-get download "$DEBIAN_DBG_IMAGE" >&2) ||
-				die "apt-get download $DEBIAN_DBG_IMAGE failed"
-		fi
-		dpkg-deb --fsys-tarfile "$debian/$DEBIAN_DBG_IMAGE"_*.deb |
-			tar -xO "./$1" > "$out.tmp" ||
+		deb=$(debian_dbg_deb)
+		dpkg-deb --fsys-tarfile "$deb" | tar -xO "./$1" > "$out.tmp" ||
 			die "no $1 in $DEBIAN_DBG_IMAGE"
 		mv "$out.tmp" "$out"
+	fi
+	echo "$out"
+}
+
+# debian_dbg_modules: extract the unstripped modules of $DEBIAN_DBG_IMAGE
+# (1,138 files, 1.5 GB) to build/debian/modules/, once; print that path.
+debian_dbg_modules() {
+	local out=$BUILD/debian/modules deb
+	if [ ! -f "$out/.done" ]; then
+		deb=$(debian_dbg_deb)
+		rm -rf "$out"
+		mkdir -p "$out"
+		dpkg-deb --fsys-tarfile "$deb" |
+			tar -x -C "$out" --wildcards './usr/lib/debug/lib/modules/*' ||
+			die "cannot extract the modules of $DEBIAN_DBG_IMAGE"
+		touch "$out/.done"
 	fi
 	echo "$out"
 }
