@@ -396,3 +396,22 @@ topic_versions() {
 	END { flush() }
 	'
 }
+
+# send_git_tree BASE: the git tree of BASE that scripts/send and
+# scripts/range-diff build topic branches in, $BUILD/send/linux ('base'
+# tag); made by 'scripts/apply --git' with no patches, reused while its
+# base is BASE.  Prints its path.
+send_git_tree() {
+	local g=$BUILD/send/linux subject
+	subject="Linux $(tree_version "$1") (base: $1)"
+	if [ ! -d "$g/.git" ] || [ "$(git -C "$g" log -1 --format=%s base 2>/dev/null)" != "$subject" ]; then
+		step "making the git tree of the base ($g)"
+		mkdir -p "$BUILD/send"
+		: > "$BUILD/send/empty-series"
+		"$REPO/scripts/apply" --git --force --series "$BUILD/send/empty-series" \
+			--patches "$PATCHES" --work "$g" --tree "$1" --base-version any >/dev/null
+	fi
+	[ -z "$(git -C "$g" status --porcelain --untracked-files=no)" ] || git -C "$g" reset -q --hard
+	git -C "$g" checkout -q -f --detach base
+	echo "$g"
+}
