@@ -15,6 +15,7 @@ BUILD=${BUILD_DIR:-$REPO/build}
 SERIES=${HARNESS_SERIES:-$REPO/series}
 PATCHES=${HARNESS_PATCHES:-$REPO/patches}
 NOTES=${HARNESS_NOTES:-$REPO/MAINTAINERS-notes}
+COVER=${HARNESS_COVER:-$REPO/scripts/cover}
 
 # The base the series is written against (see MAINTAINERS-notes).
 BASE_VERSION=6.12.117
@@ -371,13 +372,17 @@ notes_section() {
 # MAINTAINERS-notes records for TOPIC, oldest first, one a line:
 # "N<TAB>PREFIXES<TAB>STATE<TAB>COMMIT<TAB>CHANGES", where STATE is
 # 'unsent' or 'sent', COMMIT the repo commit a sent version was mailed
-# from, and CHANGES the entry's text on one line.  Entries read
+# from, and CHANGES the entry's text on one line; an empty PREFIXES or
+# COMMIT is '-' (so that 'read' with IFS=TAB keeps the fields).  Entries read
 #   TOPIC  vN  [PREFIXES, ]unsent: changes...
 #   TOPIC  vN  [PREFIXES, ]sent YYYY-MM-DD from COMMIT: changes...
 # continued on indented lines.
 topic_versions() {
 	notes_section 'Version history' | awk -v t="$1" '
-	function flush() { if (v != "") print v "\t" pre "\t" st "\t" c "\t" ch; v = "" }
+	function flush() {
+		if (v != "") print v "\t" (pre == "" ? "-" : pre) "\t" st "\t" (c == "" ? "-" : c) "\t" ch
+		v = ""
+	}
 	$1 == t && $2 ~ /^v[0-9]+$/ {
 		flush()
 		line = $0
