@@ -17,11 +17,15 @@ PATCHES=${HARNESS_PATCHES:-$REPO/patches}
 NOTES=${HARNESS_NOTES:-$REPO/MAINTAINERS-notes}
 COVER=${HARNESS_COVER:-$REPO/scripts/cover}
 
-# The base the series is written against (see MAINTAINERS-notes).
-BASE_VERSION=6.12.117
-BASE_PKG=linux-source-6.12
-BASE_PKG_VERSION=6.12.117-1~deb12u1
-BASE_TARBALL=/usr/src/linux-source-6.12.tar.xz
+# Named bases: NAME, Debian source package, pinned version, and the series
+# (a quilt series file, relative to the repo) that applies to it.  The
+# first is the default.  Packages come from a private apt configuration
+# (debian_apt), so that nothing on the machine upgrades from experimental
+# or sid; the kernel version is the package's upstream version.
+BASES=${HARNESS_BASES:-'mainline linux-source-7.3 7.3~rc7-1~exp1 series
+6.12 linux-source-6.12 6.12.117-1~deb12u1 patches/backport-6.12/series
+6.1 linux-source-6.1 6.1.192-3 patches/backport-6.12/series
+7.2 linux-source-7.2 7.2.13-1 series'}
 
 CROSS_arm64=aarch64-linux-gnu-
 KNOWN_ARCHES="um x86_64 arm64"
@@ -155,7 +159,7 @@ pkgs_for() {
 	local what
 	for what in "$@"; do
 		case $what in
-		base) echo xz-utils rsync ;;
+		base) echo xz-utils rsync dpkg ;;
 		apply) echo quilt patch git rsync ;;
 		build) echo make gcc libc6-dev flex bison bc libelf-dev libdw-dev libssl-dev python3 perl cpio kmod ;;
 		um) ;;
@@ -209,16 +213,18 @@ ensure_pkgs() {
 	[ ${#missing[@]} -eq 0 ] || apt_install "${missing[@]}"
 }
 
-# tree_version DIR: "VERSION.PATCHLEVEL.SUBLEVEL" from a kernel Makefile.
+# tree_version DIR: "VERSION.PATCHLEVEL.SUBLEVEL[EXTRAVERSION]" from a
+# kernel Makefile, e.g. 6.12.117 or 7.3.0-rc7.
 tree_version() {
-	local mk=$1/Makefile v p s
+	local mk=$1/Makefile v p s e
 	[ -f "$mk" ] && [ -f "$1/Kconfig" ] && [ -d "$1/scripts/kconfig" ] ||
 		return 1
 	v=$(sed -n 's/^VERSION = *//p' "$mk" | head -1)
 	p=$(sed -n 's/^PATCHLEVEL = *//p' "$mk" | head -1)
 	s=$(sed -n 's/^SUBLEVEL = *//p' "$mk" | head -1)
+	e=$(sed -n 's/^EXTRAVERSION = *//p' "$mk" | head -1)
 	[ -n "$v" ] && [ -n "$p" ] || return 1
-	echo "$v.$p.${s:-0}"
+	echo "$v.$p.${s:-0}$e"
 }
 
 # check_tree_version DIR WANT: WANT is a version or "any".
@@ -227,16 +233,32 @@ check_tree_version() {
 	have=$(tree_version "$dir") ||
 		die "$dir is not a kernel source tree (no Makefile with VERSION/PATCHLEVEL/SUBLEVEL, Kconfig and scripts/kconfig)"
 	[ "$want" = any ] || [ "$have" = "$want" ] ||
-		die "$dir is Linux $have, but the series is based on $want; pass --base-version $have (or 'any') to use it anyway"
+		die "$dir is Linux $have, but base $BASE_NAME is Linux $want; pass --base-version $have (or 'any') to use it anyway"
 }
 
-# Common option parsing for the base tree.  Scripts call base_opt "$@" in
-# their option loop; it returns the number of arguments it consumed.
+# pkg_kernel_version VERSION: the Linux version of a Debian linux-source
+# package version: 7.3~rc7-1~exp1 -> 7.3.0-rc7, 6.12.117-1~deb12u1 -> 6.12.117.
+pkg_kernel_version() {
+	local up=${1%-*} rc=''
+	case $up in *~rc*) rc=-rc${up##*~rc}; up=${up%%~rc*} ;; esac
+	case $up in *.*.*) ;; *) up=$up.0 ;; esac
+	echo "$up$rc"
+}
+
+# Base options, shared by every script that takes a base: base_opt "$@"
+# in the option loop returns how many arguments it took; base_init after
+# the loop resolves the base and picks its series.
+BASE_NAME=${BASES%% *}
 BASE_TREE=
 BASE_TARBALL_ARG=
-BASE_WANT=$BASE_VERSION
+BASE_VERSION_ARG=
+BASE_NEWEST_IF_GONE=${HARNESS_NEWEST_IF_GONE:-0}
 base_opt() {
 	case $1 in
+	--base)
+		[ $# -ge 2 ] || die "--base needs a name ($(base_names))"
+		BASE_NAME=$2
+		return 2 ;;
 	--tree)
 		[ $# -ge 2 ] || die "--tree needs a directory"
 		BASE_TREE=$2
@@ -246,24 +268,143 @@ base_opt() {
 		BASE_TARBALL_ARG=$2
 		return 2 ;;
 	--base-version)
-		[ $# -ge 2 ] || die "--base-version needs a version or 'any'"
-		BASE_WANT=$2
+		[ $# -ge 2 ] || die "--base-version needs a version"
+		BASE_VERSION_ARG=$2
 		return 2 ;;
+	--newest-if-gone)
+		BASE_NEWEST_IF_GONE=1
+		return 1 ;;
 	esac
 	return 0
 }
 
-BASE_USAGE="Base tree (default: Debian's $BASE_PKG $BASE_PKG_VERSION, Linux $BASE_VERSION):
-  --tree DIR            use the kernel tree in DIR (a checkout or an unpacked
-                        tarball); it is only read, never modified
-  --tarball FILE        unpack FILE (.tar, .tar.gz, .tar.xz, ...) once and use it
-  --base-version V      expect Linux V instead of $BASE_VERSION ('any': no check)"
+base_names() {
+	awk '{ printf "%s%s", sep, $1; sep = ", " }' <<<"$BASES"
+}
+
+# base_init: set BASE_PKG, BASE_PKG_VERSION (pinned, or --base-version),
+# BASE_KVER (the Linux version a tree must have, or 'any'), and SERIES
+# and PATCHES for the base, unless HARNESS_SERIES chose a series.
+base_init() {
+	local line series
+	line=$(awk -v n="$BASE_NAME" '$1 == n' <<<"$BASES")
+	[ -n "$line" ] || die "unknown base '$BASE_NAME' (known: $(base_names))"
+	read -r _ BASE_PKG BASE_PKG_VERSION series <<<"$line"
+	BASE_PINNED=$BASE_PKG_VERSION
+	# Work trees and build directories of other bases than the default
+	# get this suffix, so that each base keeps its incremental builds.
+	BASE_TAG=
+	[ "$BASE_NAME" = "${BASES%% *}" ] || BASE_TAG=-$BASE_NAME
+	BASE_KVER=$(pkg_kernel_version "$BASE_PKG_VERSION")
+	if [ -n "$BASE_VERSION_ARG" ]; then
+		if [ -n "$BASE_TREE$BASE_TARBALL_ARG" ]; then
+			BASE_KVER=$BASE_VERSION_ARG
+		else
+			BASE_PKG_VERSION=$BASE_VERSION_ARG
+			[ "$BASE_VERSION_ARG" = newest ] || BASE_KVER=$(pkg_kernel_version "$BASE_VERSION_ARG")
+		fi
+	fi
+	if [ -z "${HARNESS_SERIES:-}" ]; then
+		SERIES=$REPO/$series
+		PATCHES=$(dirname "$SERIES")
+		[ "$series" != series ] || PATCHES=$REPO/patches
+	fi
+}
+
+BASE_USAGE="Base tree (default: $(awk 'NR == 1 { print $1 ", Debian " $2 " " $3 }' <<<"$BASES")):
+  --base NAME           a named base: $(base_names) (scripts/base --help)
+  --base-version V      the base's package at version V instead of the
+                        pinned one ('newest': the newest served); with
+                        --tree or --tarball, the Linux version the tree
+                        must have ('any': no check)
+  --newest-if-gone      if the pinned package is no longer served, use the
+                        newest of its line, with a warning (CI does)
+  --tree DIR            use the kernel tree in DIR (a checkout or an
+                        unpacked tarball) as base NAME; only read
+  --tarball FILE        unpack FILE (.tar, .tar.gz, .tar.xz, ...) once and
+                        use it as base NAME"
 
 # Pass the base options on to another script.
 base_args() {
-	[ -n "$BASE_TREE" ] && printf '%s\n' --tree "$BASE_TREE"
-	[ -n "$BASE_TARBALL_ARG" ] && printf '%s\n' --tarball "$BASE_TARBALL_ARG"
-	printf '%s\n' --base-version "$BASE_WANT"
+	printf '%s\n' --base "$BASE_NAME"
+	[ -z "$BASE_TREE" ] || printf '%s\n' --tree "$BASE_TREE"
+	[ -z "$BASE_TARBALL_ARG" ] || printf '%s\n' --tarball "$BASE_TARBALL_ARG"
+	[ -z "$BASE_VERSION_ARG" ] || printf '%s\n' --base-version "$BASE_VERSION_ARG"
+	[ "$BASE_NEWEST_IF_GONE" = 0 ] || printf '%s\n' --newest-if-gone
+}
+
+# debian_apt ARGS...: apt-get or apt-cache (ARGS[0]) with a private
+# configuration under build/apt/: the machine's Debian archive, with its
+# own suites plus sid and experimental.  Nothing is installed from it, so
+# no pinning is needed and nothing on the machine upgrades from it.  The
+# lists are refreshed when older than a day, or when debian_apt_update
+# says so.
+DEBIAN_APT=$BUILD/apt
+debian_apt() {
+	local cmd=$1
+	shift
+	[ -f "$DEBIAN_APT/apt.conf" ] || debian_apt_setup
+	APT_CONFIG=$DEBIAN_APT/apt.conf "$cmd" "$@"
+}
+
+debian_apt_setup() {
+	local site codename
+	command -v apt-get >/dev/null 2>&1 || die "no apt-get here: the named bases are Debian packages; pass --tree or --tarball"
+	codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+	site=$(apt-get indextargets --format '$(SITE) $(RELEASE)' 2>/dev/null |
+		awk -v c="$codename" '$2 == c { print $1; exit }')
+	[ -n "$site" ] || die "cannot find the Debian archive of this machine ($codename) in its apt sources"
+	mkdir -p "$DEBIAN_APT/lists/partial" "$DEBIAN_APT/cache/archives/partial"
+	{
+		apt-get indextargets --format '$(SITE) $(RELEASE)' | sort -u |
+			awk '{ print "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] " $1 " " $2 " main" }'
+		printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s %s main\n' \
+			"$site" sid "$site" experimental
+	} > "$DEBIAN_APT/sources.list"
+	cat > "$DEBIAN_APT/apt.conf" <<-EOF
+	Dir::Etc::SourceList "$DEBIAN_APT/sources.list";
+	Dir::Etc::SourceParts "-";
+	Dir::State::Lists "$DEBIAN_APT/lists";
+	Dir::Cache "$DEBIAN_APT/cache";
+	Dir::State::status "/var/lib/dpkg/status";
+	APT::Sandbox::User "root";
+	EOF
+}
+
+debian_apt_update() {
+	step "refreshing the package lists of build/apt (sid, experimental and this machine's suites)"
+	debian_apt apt-get -qq update >&2 || die "apt-get update with build/apt/apt.conf failed"
+	touch "$DEBIAN_APT/updated"
+}
+
+# debian_apt_fresh: refresh the lists if they are older than a day.
+debian_apt_fresh() {
+	[ -f "$DEBIAN_APT/apt.conf" ] || debian_apt_setup
+	[ -n "$(find "$DEBIAN_APT/updated" -mmin -1440 2>/dev/null)" ] || debian_apt_update
+}
+
+# debian_versions PKG: the versions of PKG that are served, newest first
+# (apt-cache madison sorts them).
+debian_versions() {
+	debian_apt apt-cache madison "$1" 2>/dev/null |
+		awk -F'|' '{ gsub(/ /, "", $2) } !seen[$2]++ { print $2 }'
+}
+
+# debian_download PKG VERSION: the path of PKG_VERSION's .deb under
+# build/debian/, downloaded once.
+debian_download() {
+	local pkg=$1 ver=$2 dir=$BUILD/debian deb
+	deb=$dir/${pkg}_${ver//:/%3a}_*.deb
+	# shellcheck disable=SC2086 # the glob is wanted
+	if ! ls $deb >/dev/null 2>&1; then
+		debian_apt_fresh
+		mkdir -p "$dir"
+		step "downloading $pkg $ver (once, to $dir)"
+		(cd "$dir" && debian_apt apt-get -q download "$pkg=$ver" >&2) ||
+			die "apt-get download $pkg=$ver failed"
+	fi
+	# shellcheck disable=SC2086
+	ls $deb | head -1
 }
 
 # Run a command with the harness's git identity defaults when the user has
