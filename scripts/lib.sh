@@ -17,15 +17,16 @@ PATCHES=${HARNESS_PATCHES:-$REPO/patches}
 NOTES=${HARNESS_NOTES:-$REPO/MAINTAINERS-notes}
 COVER=${HARNESS_COVER:-$REPO/scripts/cover}
 
-# Named bases: NAME, Debian source package, pinned version, and the series
-# (a quilt series file, relative to the repo) that applies to it.  The
+# Named bases: NAME, Debian source package, pinned version, the series (a
+# quilt series file, relative to the repo) that applies to it, and Debian's
+# debug image of the cloud-amd64 kernel built from it ('-': none).  The
 # first is the default.  Packages come from a private apt configuration
 # (debian_apt), so that nothing on the machine upgrades from experimental
 # or sid; the kernel version is the package's upstream version.
-BASES=${HARNESS_BASES:-'mainline linux-source-7.3 7.3~rc7-1~exp1 series
-6.12 linux-source-6.12 6.12.117-1~deb12u1 patches/backport-6.12/series
-6.1 linux-source-6.1 6.1.192-3 patches/backport-6.12/series
-7.2 linux-source-7.2 7.2.13-1 series'}
+BASES=${HARNESS_BASES:-'mainline linux-source-7.3 7.3~rc7-1~exp1 series linux-image-7.3-cloud-amd64-dbg
+6.12 linux-source-6.12 6.12.117-1~deb12u1 patches/backport-6.12/series linux-image-6.12.117+deb12-cloud-amd64-dbg
+6.1 linux-source-6.1 6.1.192-3 patches/backport-6.12/series -
+7.2 linux-source-7.2 7.2.13-1 series linux-image-7.2.13+deb14-cloud-amd64-dbg'}
 
 CROSS_arm64=aarch64-linux-gnu-
 KNOWN_ARCHES="um x86_64 arm64"
@@ -99,49 +100,59 @@ kallsyms_names_bytes() {
 	sed -n '/^kallsyms_names:/,/^$/{s|/\*.*||;p}' "$1" | grep -o '0x[0-9a-f][0-9a-f]' | wc -l
 }
 
-# Debian's debug image of the base, whose System.map and vmlinux (with
-# DWARF) the host tests and benchmarks use.
-DEBIAN_DBG_IMAGE=linux-image-6.12.117+deb12-cloud-amd64-dbg
-DEBIAN_DBG_MAP=usr/lib/debug/boot/System.map-6.12.117+deb12-cloud-amd64
-DEBIAN_DBG_VMLINUX=usr/lib/debug/boot/vmlinux-6.12.117+deb12-cloud-amd64
-
-# debian_dbg_deb: fetch $DEBIAN_DBG_IMAGE once with apt-get download, to
-# build/debian/; print the path of the .deb.
-debian_dbg_deb() {
-	local debian=$BUILD/debian
-	mkdir -p "$debian"
-	if ! ls "$debian/$DEBIAN_DBG_IMAGE"_*.deb >/dev/null 2>&1; then
-		step "fetching $DEBIAN_DBG_IMAGE (once)"
-		(cd "$debian" && apt-get download "$DEBIAN_DBG_IMAGE" >&2) ||
-			die "apt-get download $DEBIAN_DBG_IMAGE failed"
+# Debian's debug image of the base (the fifth column of BASES, built
+# from the same source package version), whose System.map, vmlinux and
+# modules (with DWARF) the host tests and benchmarks use: debian_dbg_file
+# vmlinux|System.map and debian_dbg_modules extract them once under
+# build/debian/PACKAGE_VERSION/ and print their paths.  DEBIAN_DBG names
+# another base's image ("6.12"), for benchmarks that take several.
+debian_dbg_pkg() {
+	local name=${DEBIAN_DBG:-$BASE_NAME} pkg ver
+	read -r pkg ver < <(awk -v n="$name" '$1 == n { print $5, $3 }' <<<"$BASES")
+	if [ -z "$pkg" ] || [ "$pkg" = - ]; then
+		die "base $name names no Debian debug image"
 	fi
-	ls "$debian/$DEBIAN_DBG_IMAGE"_*.deb
+	[ "$name" != "$BASE_NAME" ] || ver=$BASE_PKG_VERSION
+	echo "$pkg $ver"
 }
 
-# debian_dbg_file PATH NAME: extract PATH from $DEBIAN_DBG_IMAGE to
-# build/debian/NAME, once; print its path.
+debian_dbg_dir() {
+	local pkg ver
+	read -r pkg ver < <(debian_dbg_pkg)
+	echo "$BUILD/debian/${pkg}_${ver//\~/_}"
+}
+
+# debian_dbg_file vmlinux|System.map
 debian_dbg_file() {
-	local out=$BUILD/debian/$2 deb
-	if [ ! -s "$out" ]; then
-		deb=$(debian_dbg_deb)
-		dpkg-deb --fsys-tarfile "$deb" | tar -xO "./$1" > "$out.tmp" ||
-			die "no $1 in $DEBIAN_DBG_IMAGE"
-		mv "$out.tmp" "$out"
+	local kind=$1 dir deb path pkg ver
+	dir=$(debian_dbg_dir)
+	if [ ! -s "$dir/$kind" ]; then
+		read -r pkg ver < <(debian_dbg_pkg)
+		deb=$(debian_download "$pkg" "$ver")
+		# the regular file, not the symlinks to it
+		path=$(dpkg-deb -c "$deb" | awk -v k="$kind" '$1 ~ /^-/ && $NF ~ "/(" k ")(-[^/]*)?$" { print $NF; exit }')
+		[ -n "$path" ] || die "no $kind in $deb"
+		mkdir -p "$dir"
+		dpkg-deb --fsys-tarfile "$deb" | tar -xO "$path" > "$dir/$kind.tmp" ||
+			die "cannot extract $path from $deb"
+		mv "$dir/$kind.tmp" "$dir/$kind"
 	fi
-	echo "$out"
+	echo "$dir/$kind"
 }
 
-# debian_dbg_modules: extract the unstripped modules of $DEBIAN_DBG_IMAGE
-# (1,138 files, 1.5 GB) to build/debian/modules/, once; print that path.
+# debian_dbg_modules: the unstripped modules of the image (about 1,100
+# files, 1.5 GB), extracted once; prints the directory that holds them.
 debian_dbg_modules() {
-	local out=$BUILD/debian/modules deb
+	local out deb pkg ver
+	out=$(debian_dbg_dir)/modules
 	if [ ! -f "$out/.done" ]; then
-		deb=$(debian_dbg_deb)
+		read -r pkg ver < <(debian_dbg_pkg)
+		deb=$(debian_download "$pkg" "$ver")
 		rm -rf "$out"
 		mkdir -p "$out"
 		dpkg-deb --fsys-tarfile "$deb" |
-			tar -x -C "$out" --wildcards './usr/lib/debug/lib/modules/*' ||
-			die "cannot extract the modules of $DEBIAN_DBG_IMAGE"
+			tar -x -C "$out" --wildcards './usr/lib/debug/lib/modules/*.ko' ||
+			die "cannot extract the modules of $deb"
 		touch "$out/.done"
 	fi
 	echo "$out"
@@ -236,6 +247,12 @@ check_tree_version() {
 		die "$dir is Linux $have, but base $BASE_NAME is Linux $want; pass --base-version $have (or 'any') to use it anyway"
 }
 
+# kernel_tag VERSION: the upstream tag of a tree_version: 7.3.0-rc7 ->
+# v7.3-rc7, 7.3.0 -> v7.3, 6.12.117 -> v6.12.117.
+kernel_tag() {
+	sed -E 's/^([0-9]+\.[0-9]+)\.0(-rc[0-9]+)?$/\1\2/; s/^/v/' <<<"$1"
+}
+
 # pkg_kernel_version VERSION: the Linux version of a Debian linux-source
 # package version: 7.3~rc7-1~exp1 -> 7.3.0-rc7, 6.12.117-1~deb12u1 -> 6.12.117.
 pkg_kernel_version() {
@@ -289,7 +306,7 @@ base_init() {
 	local line series
 	line=$(awk -v n="$BASE_NAME" '$1 == n' <<<"$BASES")
 	[ -n "$line" ] || die "unknown base '$BASE_NAME' (known: $(base_names))"
-	read -r _ BASE_PKG BASE_PKG_VERSION series <<<"$line"
+	read -r _ BASE_PKG BASE_PKG_VERSION series _ <<<"$line"
 	BASE_PINNED=$BASE_PKG_VERSION
 	# Work trees and build directories of other bases than the default
 	# get this suffix, so that each base keeps its incremental builds.
@@ -351,11 +368,13 @@ debian_apt_setup() {
 	local site codename
 	command -v apt-get >/dev/null 2>&1 || die "no apt-get here: the named bases are Debian packages; pass --tree or --tarball"
 	codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+	# shellcheck disable=SC2016 # $(SITE) is apt's field syntax, not the shell's
 	site=$(apt-get indextargets --format '$(SITE) $(RELEASE)' 2>/dev/null |
 		awk -v c="$codename" '$2 == c { print $1; exit }')
 	[ -n "$site" ] || die "cannot find the Debian archive of this machine ($codename) in its apt sources"
 	mkdir -p "$DEBIAN_APT/lists/partial" "$DEBIAN_APT/cache/archives/partial"
 	{
+		# shellcheck disable=SC2016 # apt's field syntax
 		apt-get indextargets --format '$(SITE) $(RELEASE)' | sort -u |
 			awk '{ print "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] " $1 " " $2 " main" }'
 		printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s %s main\n' \
@@ -394,17 +413,18 @@ debian_versions() {
 # build/debian/, downloaded once.
 debian_download() {
 	local pkg=$1 ver=$2 dir=$BUILD/debian deb
-	deb=$dir/${pkg}_${ver//:/%3a}_*.deb
-	# shellcheck disable=SC2086 # the glob is wanted
-	if ! ls $deb >/dev/null 2>&1; then
+	# apt-get download names the file PKG_VERSION_ARCH.deb, with ':' as %3a
+	deb=$(find "$dir" -maxdepth 1 -name "${pkg}_${ver//:/%3a}_*.deb" 2>/dev/null | head -1)
+	if [ -z "$deb" ]; then
 		debian_apt_fresh
 		mkdir -p "$dir"
 		step "downloading $pkg $ver (once, to $dir)"
 		(cd "$dir" && debian_apt apt-get -q download "$pkg=$ver" >&2) ||
 			die "apt-get download $pkg=$ver failed"
+		deb=$(find "$dir" -maxdepth 1 -name "${pkg}_${ver//:/%3a}_*.deb" | head -1)
+		[ -n "$deb" ] || die "apt-get download $pkg=$ver wrote no .deb to $dir"
 	fi
-	# shellcheck disable=SC2086
-	ls $deb | head -1
+	echo "$deb"
 }
 
 # Run a command with the harness's git identity defaults when the user has
