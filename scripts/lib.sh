@@ -130,7 +130,7 @@ debian_dbg_file() {
 		read -r pkg ver < <(debian_dbg_pkg)
 		deb=$(debian_download "$pkg" "$ver")
 		# the regular file, not the symlinks to it
-		path=$(dpkg-deb -c "$deb" | awk -v k="$kind" '$1 ~ /^-/ && $NF ~ "/(" k ")(-[^/]*)?$" { print $NF; exit }')
+		path=$(dpkg-deb -c "$deb" | awk -v k="$kind" '$1 ~ /^-/ && $NF ~ "/(" k ")(-[^/]*)?$" && !n++ { print $NF }')
 		[ -n "$path" ] || die "no $kind in $deb"
 		mkdir -p "$dir"
 		dpkg-deb --fsys-tarfile "$deb" | tar -xO "$path" > "$dir/$kind.tmp" ||
