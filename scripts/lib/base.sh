@@ -19,6 +19,7 @@ BASES=${HARNESS_BASES:-'mainline linux-source-7.3 7.3~rc7-1~exp1 series linux-im
 base_names() {
 	awk '{ printf "%s%s", sep, $1; sep = ", " }' <<<"$BASES"
 }
+BASE_NAMES=$(base_names)
 
 # The base options, for parse_opts (a 'base' line takes them all);
 # base_init after parse_opts resolves the base and picks its series.
@@ -27,14 +28,14 @@ BASE_TREE=
 BASE_TARBALL_ARG=
 BASE_VERSION_ARG=
 BASE_NEWEST_IF_GONE=${HARNESS_NEWEST_IF_GONE:-0}
-BASE_OPTS="--base value BASE_NAME a name ($(base_names))
+BASE_OPTS="--base value BASE_NAME a name ($BASE_NAMES)
 --tree value BASE_TREE a directory
 --tarball value BASE_TARBALL_ARG a file
 --base-version value BASE_VERSION_ARG a version
 --newest-if-gone flag BASE_NEWEST_IF_GONE"
 
 BASE_USAGE="Base tree (default: $(awk 'NR == 1 { print $1 ", Debian " $2 " " $3 }' <<<"$BASES")):
-  --base NAME           a named base: $(base_names) (scripts/base --help)
+  --base NAME           a named base: $BASE_NAMES (scripts/base --help)
   --base-version V      the base's package at version V instead of the
                         pinned one ('newest': the newest served); with
                         --tree or --tarball, the Linux version the tree

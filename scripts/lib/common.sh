@@ -34,8 +34,7 @@ MAIN_SERIES=${HARNESS_MAIN_SERIES:-$SERIES}
 NOTES=${HARNESS_NOTES:-$REPO/MAINTAINERS-notes}
 README=${HARNESS_README:-$REPO/README.md}
 
-PROG=${PROG:-$(basename "$0")}
-SCRIPT_START=$(date +%s)
+PROG=${PROG:-${0##*/}}
 
 die() {
 	printf '%s: error: %s\n' "$PROG" "$*" >&2
@@ -50,16 +49,14 @@ info() {
 	printf '%s: %s\n' "$PROG" "$*" >&2
 }
 
-# step "name": print a progress line with the time spent so far.
+# step "name": print a progress line with the time spent so far (bash's
+# SECONDS counts from the start of the script).
 step() {
-	local now
-	now=$(date +%s)
-	printf '\n==> [%s +%ss] %s\n' "$PROG" "$((now - SCRIPT_START))" "$*" >&2
+	printf '\n==> [%s +%ss] %s\n' "$PROG" "$SECONDS" "$*" >&2
 }
 
 elapsed() {
-	local s=$(($(date +%s) - SCRIPT_START))
-	printf '%dm%02ds' "$((s / 60))" "$((s % 60))"
+	printf '%dm%02ds' "$((SECONDS / 60))" "$((SECONDS % 60))"
 }
 
 # Results.  Every check and test reports through result(); when

@@ -138,7 +138,7 @@ int main(void)
 
 	say("done");
 	sync();
-	/* scripts/gdb-stackdepot inspects the guest after the demo. */
+	/* scripts/stackdepot/gdb-stackdepot inspects the guest after the demo. */
 	while (cmdline_has("demo.hold"))
 		pause();
 	reboot(cmdline_has("demo.poweroff") ? RB_POWER_OFF : RB_AUTOBOOT);

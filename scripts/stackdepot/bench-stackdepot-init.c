@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * init for scripts/bench-stackdepot: run a fixed workload that makes a KASAN
- * kernel save stack traces (tmpfs files, fork/exec, loopback TCP and UDP),
- * print the stack depot statistics, load /stackdepot_bench.ko with the
- * "stackdepot_bench.*" parameters of the kernel command line, print the
- * statistics again and reboot.  Every result line starts with "bench: ".
+ * init for scripts/stackdepot/bench-stackdepot: run a fixed workload that
+ * makes a KASAN kernel save stack traces (tmpfs files, fork/exec, loopback
+ * TCP and UDP), print the stack depot statistics, load
+ * /stackdepot_bench.ko with the "stackdepot_bench.*" parameters of the
+ * kernel command line, print the statistics again and reboot.  Every
+ * result line starts with "bench: ".
  */
 #include <arpa/inet.h>
 #include <errno.h>

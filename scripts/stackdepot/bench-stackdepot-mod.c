@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Out-of-tree module for scripts/bench-stackdepot, built against the kernel
- * under test and loaded by its init.  At load it
+ * Out-of-tree module for scripts/stackdepot/bench-stackdepot, built against
+ * the kernel under test and loaded by its init.  At load it
  *
  * - saves @mix_stacks synthetic traces of @min_depth to @max_depth kernel
  *   text frames, @bpf_share percent of which carry one or two frames from
@@ -230,5 +230,5 @@ static int __init stackdepot_bench_init(void)
 }
 module_init(stackdepot_bench_init);
 
-MODULE_DESCRIPTION("Stack depot benchmark for scripts/bench-stackdepot");
+MODULE_DESCRIPTION("Stack depot benchmark for scripts/stackdepot/bench-stackdepot");
 MODULE_LICENSE("GPL");
