@@ -14,7 +14,7 @@
 # or a value option without its value, is an error.  Checking the values
 # is the script's job, after this.
 parse_opts() {
-	local o_table=$1 o_name o_kind o_var o_what o_args=''
+	local o_table=$1 o_name o_kind o_var o_what o_args='' o_is=''
 	local -A o_kinds=() o_vars=() o_whats=()
 	shift
 	if grep -qxE '[[:space:]]*base[[:space:]]*' <<<"$o_table"; then
@@ -32,12 +32,14 @@ parse_opts() {
 		case $o_name in
 		-h|--help) usage; exit 0 ;;
 		esac
-		case ${o_kinds[$o_name]:-} in
+		o_is=''
+		[ -z "$o_name" ] || o_is=${o_kinds[$o_name]:-}
+		case $o_is in
 		flag)
 			printf -v "${o_vars[$o_name]}" 1 ;;
 		value|list)
 			[ $# -ge 2 ] || die "$o_name needs ${o_whats[$o_name]}"
-			opts_store "${o_kinds[$o_name]}" "${o_vars[$o_name]}" "$2"
+			opts_store "$o_is" "${o_vars[$o_name]}" "$2"
 			shift ;;
 		*)
 			case $o_name in
