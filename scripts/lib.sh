@@ -29,6 +29,8 @@ BASES=${HARNESS_BASES:-'mainline linux-source-7.3 7.3~rc7-1~exp1 series linux-im
 7.2 linux-source-7.2 7.2.13-1 series linux-image-7.2.13+deb14-cloud-amd64-dbg'}
 
 CROSS_arm64=aarch64-linux-gnu-
+# The clang and LLVM tools of LLVM builds: make's LLVM=-19 suffix.
+LLVM_VERSION=-19
 KNOWN_ARCHES="um x86_64 arm64"
 
 PROG=${PROG:-$(basename "$0")}
@@ -66,13 +68,14 @@ check_arch() {
 	esac
 }
 
-# Arguments for make: ARCH, CROSS_COMPILE, LLVM=1 when $LLVM is set, and
-# the job count.
+# Arguments for make: ARCH, CROSS_COMPILE, LLVM=$LLVM when $LLVM is set
+# (LLVM_VERSION: mainline needs clang 17 or later, Debian 12's
+# default is 14), and the job count.
 make_args() {
 	local arch=$1
 	local -a a=("ARCH=$(kernel_arch "$arch")" "-j$(nproc)")
 	[ "$arch" = arm64 ] && a+=("CROSS_COMPILE=$CROSS_arm64")
-	[ -z "${LLVM:-}" ] || a+=("LLVM=1")
+	[ -z "${LLVM:-}" ] || a+=("LLVM=$LLVM")
 	printf '%s\n' "${a[@]}"
 }
 
@@ -177,7 +180,7 @@ pkgs_for() {
 		x86_64) echo qemu-system-x86 qemu-system-data ;;
 		arm64) echo gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm ;;
 		check) echo sparse perl python3 git ;;
-		llvm) echo clang lld llvm ;;
+		llvm) echo "clang$LLVM_VERSION lld$LLVM_VERSION llvm$LLVM_VERSION" ;;
 		test) echo shellcheck ;;
 		send) echo b4 git ;;
 		*) die "internal: no package list for '$what'" ;;
