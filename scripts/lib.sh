@@ -310,6 +310,7 @@ base_init() {
 	line=$(awk -v n="$BASE_NAME" '$1 == n' <<<"$BASES")
 	[ -n "$line" ] || die "unknown base '$BASE_NAME' (known: $(base_names))"
 	read -r _ BASE_PKG BASE_PKG_VERSION series _ <<<"$line"
+	BASE_SERIES=$series
 	BASE_PINNED=$BASE_PKG_VERSION
 	# Work trees and build directories of other bases than the default
 	# get this suffix, so that each base keeps its incremental builds.
