@@ -117,7 +117,7 @@ debian_dbg_pkg() {
 	fi
 	[ "$name" != "$BASE_NAME" ] || ver=$BASE_PKG_VERSION
 	if [ "$name" = "$BASE_NAME" ] && [ "$BASE_NEWEST_IF_GONE" = 1 ] &&
-	   [ "$ver" = "$BASE_PINNED" ] && ! debian_cached "$pkg" "$ver" &&
+	   [ "$ver" = "$BASE_PINNED" ] && ! debian_cached "$pkg" "$ver" >/dev/null &&
 	   { debian_apt_fresh; ! debian_versions "$pkg" | grep -qxF -- "$ver"; }; then
 		debian_dbg_of_newest "$pkg"
 		return
@@ -125,9 +125,13 @@ debian_dbg_pkg() {
 	echo "$pkg $ver"
 }
 
-# debian_cached PKG VERSION: its .deb is under build/debian/ already.
+# debian_cached PKG VERSION: the path of its .deb under build/debian/, if
+# it was downloaded (apt-get download names it PKG_VERSION_ARCH.deb, with
+# ':' as %3a); fails if not.
 debian_cached() {
-	[ -n "$(find "$BUILD/debian" -maxdepth 1 -name "${1}_${2//:/%3a}_*.deb" 2>/dev/null)" ]
+	local deb
+	deb=$(find "$BUILD/debian" -maxdepth 1 -name "${1}_${2//:/%3a}_*.deb" 2>/dev/null | head -1)
+	[ -n "$deb" ] && echo "$deb"
 }
 
 # debian_dbg_of_newest PINNED-PKG: with --newest-if-gone, once the pinned image is
@@ -448,9 +452,7 @@ debian_versions() {
 # build/debian/, downloaded once.
 debian_download() {
 	local pkg=$1 ver=$2 dir=$BUILD/debian deb
-	# apt-get download names the file PKG_VERSION_ARCH.deb, with ':' as %3a
-	deb=$(find "$dir" -maxdepth 1 -name "${pkg}_${ver//:/%3a}_*.deb" 2>/dev/null | head -1)
-	if [ -z "$deb" ]; then
+	if ! deb=$(debian_cached "$pkg" "$ver"); then
 		debian_apt_fresh
 		debian_versions "$pkg" | grep -qxF -- "$ver" ||
 			die "$pkg $ver is not served (any more?); served: $(debian_versions "$pkg" | head -3 | tr '\n' ' ')"
@@ -458,8 +460,7 @@ debian_download() {
 		step "downloading $pkg $ver (once, to $dir)"
 		(cd "$dir" && debian_apt apt-get -q download "$pkg=$ver" >&2) ||
 			die "apt-get download $pkg=$ver failed"
-		deb=$(find "$dir" -maxdepth 1 -name "${pkg}_${ver//:/%3a}_*.deb" | head -1)
-		[ -n "$deb" ] || die "apt-get download $pkg=$ver wrote no .deb to $dir"
+		deb=$(debian_cached "$pkg" "$ver") || die "apt-get download $pkg=$ver wrote no .deb to $dir"
 	fi
 	echo "$deb"
 }
