@@ -5,6 +5,8 @@
 # The arches the harness builds and boots: make arguments, qemu commands.
 
 CROSS_arm64=aarch64-linux-gnu-
+# The clang and LLVM tools of LLVM builds: make's LLVM=-19 suffix.
+LLVM_VERSION=-19
 KNOWN_ARCHES="um x86_64 arm64"
 
 check_arch() {
@@ -22,12 +24,13 @@ kernel_arch() {
 }
 
 # make_args ARCH: the arguments for make, one a line: ARCH,
-# CROSS_COMPILE, LLVM=1 when $LLVM is set, and the job count.
+# CROSS_COMPILE, LLVM=$LLVM when $LLVM is set (LLVM_VERSION: mainline
+# needs clang 17 or later, Debian 12's default is 14), and the job count.
 make_args() {
 	local arch=$1
 	local -a a=("ARCH=$(kernel_arch "$arch")" "-j$(nproc)")
 	[ "$arch" != arm64 ] || a+=("CROSS_COMPILE=$CROSS_arm64")
-	[ -z "${LLVM:-}" ] || a+=("LLVM=1")
+	[ -z "${LLVM:-}" ] || a+=("LLVM=$LLVM")
 	printf '%s\n' "${a[@]}"
 }
 

@@ -55,6 +55,7 @@ base_init() {
 	line=$(awk -v n="$BASE_NAME" '$1 == n' <<<"$BASES")
 	[ -n "$line" ] || die "unknown base '$BASE_NAME' (known: $(base_names))"
 	read -r _ BASE_PKG BASE_PKG_VERSION series _ <<<"$line"
+	BASE_SERIES=$series
 	BASE_PINNED=$BASE_PKG_VERSION
 	# Work trees and build directories of other bases than the default
 	# get this suffix, so that each base keeps its incremental builds.
@@ -187,18 +188,26 @@ debian_versions() {
 # build/debian/, downloaded once.
 debian_download() {
 	local pkg=$1 ver=$2 dir=$BUILD/debian deb
-	# apt-get download names the file PKG_VERSION_ARCH.deb, with ':' as %3a
-	deb=$(find "$dir" -maxdepth 1 -name "${pkg}_${ver//:/%3a}_*.deb" 2>/dev/null | head -1)
-	if [ -z "$deb" ]; then
+	if ! deb=$(debian_cached "$pkg" "$ver"); then
 		debian_apt_fresh
+		debian_versions "$pkg" | grep -qxF -- "$ver" ||
+			die "$pkg $ver is not served (any more?); served: $(debian_versions "$pkg" | head -3 | tr '\n' ' ')"
 		mkdir -p "$dir"
 		step "downloading $pkg $ver (once, to $dir)"
 		(cd "$dir" && debian_apt apt-get -q download "$pkg=$ver" >&2) ||
 			die "apt-get download $pkg=$ver failed"
-		deb=$(find "$dir" -maxdepth 1 -name "${pkg}_${ver//:/%3a}_*.deb" | head -1)
-		[ -n "$deb" ] || die "apt-get download $pkg=$ver wrote no .deb to $dir"
+		deb=$(debian_cached "$pkg" "$ver") || die "apt-get download $pkg=$ver wrote no .deb to $dir"
 	fi
 	echo "$deb"
+}
+
+# debian_cached PKG VERSION: the path of its .deb under build/debian/, if
+# it was downloaded (apt-get download names it PKG_VERSION_ARCH.deb, with
+# ':' as %3a); fails if not.
+debian_cached() {
+	local deb
+	deb=$(find "$BUILD/debian" -maxdepth 1 -name "${1}_${2//:/%3a}_*.deb" 2>/dev/null | head -1)
+	[ -n "$deb" ] && echo "$deb"
 }
 
 # Debian's debug image of the base (the fifth column of BASES, built
@@ -214,7 +223,34 @@ debian_dbg_pkg() {
 		die "base $name names no Debian debug image"
 	fi
 	[ "$name" != "$BASE_NAME" ] || ver=$BASE_PKG_VERSION
+	if [ "$name" = "$BASE_NAME" ] && [ "$BASE_NEWEST_IF_GONE" = 1 ] &&
+	   [ "$ver" = "$BASE_PINNED" ] && ! debian_cached "$pkg" "$ver" >/dev/null &&
+	   { debian_apt_fresh; ! debian_versions "$pkg" | grep -qxF -- "$ver"; }; then
+		debian_dbg_of_newest "$pkg"
+		return
+	fi
 	echo "$pkg $ver"
+}
+
+# debian_dbg_of_newest PINNED-PKG: with --newest-if-gone, once the pinned
+# image is gone, the debug image built from the source version the base
+# then is (the newest served of its line).  Its name may differ from the
+# pinned one's (it carries the ABI), so it is the pinned package or
+# another versioned cloud-amd64 -dbg package served at exactly that
+# version.
+debian_dbg_of_newest() {
+	local src p
+	src=$(debian_versions "$BASE_PKG" | head -1)
+	[ -n "$src" ] || die "base $BASE_NAME: no $BASE_PKG is served, so there is no debug image to match"
+	while read -r p; do
+		if debian_versions "$p" | grep -qxF -- "$src"; then
+			warn "the pinned debug image is gone; using $p $src, built from the source the base now is"
+			echo "$p $src"
+			return
+		fi
+	done < <({ echo "$1"; debian_apt apt-cache search --names-only '^linux-image-[0-9].*-cloud-amd64-dbg$' 2>/dev/null |
+		cut -d' ' -f1 | sort -rV; })
+	die "base $BASE_NAME: no cloud-amd64 debug image of Linux package $src is served (yet?); the host tests that read Debian's vmlinux need one"
 }
 
 debian_dbg_dir() {

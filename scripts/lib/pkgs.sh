@@ -15,7 +15,7 @@ pkgs_for() {
 		x86_64) echo qemu-system-x86 qemu-system-data ;;
 		arm64) echo gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm ;;
 		check) echo sparse perl python3 git ;;
-		llvm) echo clang lld llvm ;;
+		llvm) echo "clang$LLVM_VERSION lld$LLVM_VERSION llvm$LLVM_VERSION" ;;
 		test) echo shellcheck ;;
 		send) echo b4 git ;;
 		gdb) echo gdb ;;
