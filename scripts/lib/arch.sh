@@ -49,5 +49,7 @@ qemu_cmd() {
 			-kernel "$out/arch/arm64/boot/Image" -append "console=ttyAMA0 $append" ;;
 	*) die "internal: no qemu guest for '$arch'" ;;
 	esac
-	printf '%s\n' -smp 2 -nographic -no-reboot -initrd "$initrd"
+	# No network: the default NIC's option ROM (efi-virtio.rom) is in
+	# ipxe-qemu, which qemu-system-arm only recommends.
+	printf '%s\n' -smp 2 -nographic -no-reboot -nic none -initrd "$initrd"
 }
