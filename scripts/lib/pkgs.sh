@@ -14,6 +14,8 @@ pkgs_for() {
 		um) ;;
 		x86_64) echo qemu-system-x86 qemu-system-data ;;
 		arm64) echo gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm ;;
+		# kunit.py's riscv boots with the OpenSBI of qemu-system-data.
+		riscv64) echo gcc-riscv64-linux-gnu qemu-system-misc qemu-system-data ;;
 		check) echo sparse perl python3 git ;;
 		llvm) echo "clang$LLVM_VERSION lld$LLVM_VERSION llvm$LLVM_VERSION" ;;
 		test) echo shellcheck ;;
