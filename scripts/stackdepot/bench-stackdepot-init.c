@@ -2,14 +2,18 @@
 /*
  * init for scripts/stackdepot/bench-stackdepot: run a fixed workload that
  * makes a KASAN kernel save stack traces (tmpfs files, fork/exec, loopback
- * TCP and UDP), print the stack depot statistics, load
- * /stackdepot_bench.ko with the "stackdepot_bench.*" parameters of the
- * kernel command line, print the statistics again and reboot.  Every
- * result line starts with "bench: ".
+ * TCP and UDP, JITed BPF programs, reading /proc and /sys, loading and
+ * unloading the kernel test suites listed in /modules.order) with
+ * /stackdepot_depth.ko loaded to count the depth of the new traces, print
+ * the stack depot statistics, load /stackdepot_bench.ko with the
+ * "stackdepot_bench.*" parameters of the kernel command line, print the
+ * statistics again and reboot.  Every result line starts with "bench: ".
  */
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/bpf.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <stdio.h>
@@ -26,6 +30,9 @@
 
 #define STATS	"/sys/kernel/debug/stackdepot/stats"
 #define MODULE	"/stackdepot_bench.ko"
+#define DEPTH	"/stackdepot_depth.ko"
+#define SUITES	"/modules.order"
+#define BPF_PROGS	64
 #define PORT	5017
 
 static void fail(const char *what)
@@ -175,6 +182,146 @@ static void net_workload(void)
 	close(udp);
 }
 
+/*
+ * Load BPF_PROGS socket classifiers, each JITed to its own address, and run
+ * each once: bpf_skb_change_tail() grows the packet, so the head is
+ * reallocated with a JITed frame in the allocation's trace.
+ */
+static void bpf_workload(void)
+{
+	static char packet[64];
+	struct bpf_insn prog[BPF_PROGS + 8];
+	union bpf_attr attr;
+	int i, n, fd;
+
+	for (i = 0; i < BPF_PROGS; i++) {
+		n = 0;
+		/* A different length for each, to vary the return address. */
+		while (n < i % 16)
+			prog[n++] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_K,
+						       .dst_reg = BPF_REG_4, .imm = n };
+		prog[n++] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_K,
+					       .dst_reg = BPF_REG_2, .imm = 1024 + 64 * i };
+		prog[n++] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_K,
+					       .dst_reg = BPF_REG_3, .imm = 0 };
+		prog[n++] = (struct bpf_insn){ .code = BPF_JMP | BPF_CALL,
+					       .imm = BPF_FUNC_skb_change_tail };
+		prog[n++] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_K,
+					       .dst_reg = BPF_REG_0, .imm = 0 };
+		prog[n++] = (struct bpf_insn){ .code = BPF_JMP | BPF_EXIT };
+
+		memset(&attr, 0, sizeof(attr));
+		attr.prog_type = BPF_PROG_TYPE_SCHED_CLS;
+		attr.insns = (unsigned long)prog;
+		attr.insn_cnt = n;
+		attr.license = (unsigned long)"GPL";
+		fd = syscall(SYS_bpf, BPF_PROG_LOAD, &attr, sizeof(attr));
+		if (fd < 0)
+			fail("BPF_PROG_LOAD");
+
+		memset(&attr, 0, sizeof(attr));
+		attr.test.prog_fd = fd;
+		attr.test.data_in = (unsigned long)packet;
+		attr.test.data_size_in = sizeof(packet);
+		attr.test.repeat = 1;
+		if (syscall(SYS_bpf, BPF_PROG_TEST_RUN, &attr, sizeof(attr)))
+			fail("BPF_PROG_TEST_RUN");
+		close(fd);
+	}
+}
+
+/* Read the first 4 KiB of every file under @dir, following no symlink. */
+static void read_tree(const char *dir)
+{
+	static char buf[4096];
+	char path[512];
+	struct dirent *e;
+	DIR *d = opendir(dir);
+	int fd;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		/* debugfs has files with side effects; kmsg and kcore are not files. */
+		if (!strcmp(path, "/sys/kernel/debug") || !strcmp(path, "/proc/kmsg") ||
+		    !strcmp(path, "/proc/kcore"))
+			continue;
+		/* Of the processes, only this one: the kernel threads' are alike. */
+		if (!strcmp(dir, "/proc") && e->d_name[0] >= '0' && e->d_name[0] <= '9' &&
+		    strcmp(e->d_name, "1"))
+			continue;
+		if (e->d_type == DT_DIR) {
+			read_tree(path);
+		} else if (e->d_type == DT_REG) {
+			fd = open(path, O_RDONLY | O_NONBLOCK);
+			if (fd < 0)
+				continue;
+			if (read(fd, buf, sizeof(buf)) < 0)
+				errno = 0;
+			close(fd);
+		}
+	}
+	closedir(d);
+}
+
+static void load(const char *path, const char *params)
+{
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		fail(path);
+	if (syscall(SYS_finit_module, fd, params, 0))
+		fail(path);
+	close(fd);
+}
+
+/* "/lib/foo-bar.ko" -> "foo_bar", the name delete_module() takes. */
+static void module_name(const char *path, char *name, size_t size)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	size_t i;
+
+	for (i = 0; i + 1 < size && base[i] && strcmp(base + i, ".ko"); i++)
+		name[i] = base[i] == '-' ? '_' : base[i];
+	name[i] = '\0';
+}
+
+static void unload(const char *path)
+{
+	char name[256];
+
+	module_name(path, name, sizeof(name));
+	if (syscall(SYS_delete_module, name, O_NONBLOCK))
+		fail(name);
+}
+
+/*
+ * Load the test suite modules of /modules.order, dependencies first, each
+ * of which runs its suites as it loads, then unload them all.
+ */
+static void suites_workload(void)
+{
+	static char names[256][128];
+	FILE *f = fopen(SUITES, "r");
+	int n = 0, i;
+
+	if (!f)
+		fail(SUITES);
+	while (n < 256 && fgets(names[n], sizeof(names[n]), f)) {
+		names[n][strcspn(names[n], "\n")] = '\0';
+		if (names[n][0])
+			load(names[n++], "");
+	}
+	fclose(f);
+	printf("bench: suite_modules %d\n", n);
+	fflush(stdout);
+	for (i = n - 1; i >= 0; i--)
+		unload(names[i]);
+}
+
 /* The "stackdepot_bench.NAME=VALUE" words of /proc/cmdline, prefix cut. */
 static void module_params(char *params, size_t size)
 {
@@ -228,9 +375,16 @@ int main(int argc, char **argv)
 
 	printf("bench: begin\n");
 	print_stats("boot");
+	load(DEPTH, "");
 	fs_workload();
 	fork_exec_workload();
 	net_workload();
+	bpf_workload();
+	read_tree("/proc");
+	read_tree("/sys");
+	suites_workload();
+	fflush(stdout);
+	unload(DEPTH);
 	print_stats("workload");
 	load_module();
 	print_stats("mix");

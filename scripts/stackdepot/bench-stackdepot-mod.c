@@ -4,9 +4,10 @@
  * the kernel under test and loaded by its init.  At load it
  *
  * - saves @mix_stacks synthetic traces of @min_depth to @max_depth kernel
- *   text frames, @bpf_share percent of which carry one or two frames from
- *   the top of the vmalloc range, where arm64 places BPF JIT images and
- *   kprobe slots far from _text; the same traces on every boot (fixed seed);
+ *   text frames, @bpf_share percent of which carry one or two frames in a
+ *   vmalloc area, where arm64's execmem places BPF JIT images and kprobe
+ *   slots (bottom-up from VMALLOC_START); the same offsets on every boot
+ *   (fixed seed);
  * - times stack_depot_save() of the mix's new traces, and of a stored trace,
  *   and stack_depot_fetch_into(), in ns per call (median of @rounds rounds).
  *
@@ -61,10 +62,26 @@ static unsigned long text_frame(struct rnd_state *rnd)
 	return text_base[r % ARRAY_SIZE(text_base)] + ((r >> 8) & 0x3fc);
 }
 
-/* An address in the top 64 MiB of the vmalloc range. */
+/*
+ * An address in the top 64 MiB of the vmalloc range: out of the compact
+ * range on both arches, with or without KASLR, for the always-raw trace
+ * that the timings compare against.
+ */
 static unsigned long vmalloc_frame(struct rnd_state *rnd)
 {
 	return VMALLOC_END - SZ_64M + (prandom_u32_state(rnd) & (SZ_64M - 4));
+}
+
+/*
+ * A vmalloc area, allocated bottom-up from VMALLOC_START as arm64's execmem
+ * allocates BPF JIT images and kprobe slots, for the mix's vmalloc frames.
+ */
+static void *jit_area;
+#define JIT_AREA_SIZE	SZ_1M
+
+static unsigned long jit_frame(struct rnd_state *rnd)
+{
+	return (unsigned long)jit_area + (prandom_u32_state(rnd) & (JIT_AREA_SIZE - 4));
 }
 
 /* The next trace of the mix; returns its depth and whether it has vmalloc frames. */
@@ -79,7 +96,7 @@ static unsigned int make_trace(struct rnd_state *rnd, unsigned long *entries, bo
 	if (*bpf) {
 		nr_bpf = 1 + prandom_u32_state(rnd) % 2;
 		for (i = 0; i < nr_bpf; i++)
-			entries[1 + prandom_u32_state(rnd) % (depth - 1)] = vmalloc_frame(rnd);
+			entries[1 + prandom_u32_state(rnd) % (depth - 1)] = jit_frame(rnd);
 	}
 	return depth;
 }
@@ -224,6 +241,13 @@ static int __init stackdepot_bench_init(void)
 		return -EINVAL;
 	}
 	init_text_base();
+	jit_area = vmalloc(JIT_AREA_SIZE);
+	if (!jit_area) {
+		pr_err("bench: error: no memory for the JIT area\n");
+		return -ENOMEM;
+	}
+	pr_info("bench: jit_area_from_kfree_mib %ld\n",
+		((long)jit_area - (long)&kfree) / SZ_1M);
 	run_mix();
 	time_ops();
 	return 0;
