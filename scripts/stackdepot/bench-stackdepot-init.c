@@ -33,6 +33,7 @@
 #define DEPTH	"/stackdepot_depth.ko"
 #define SUITES	"/modules.order"
 #define BPF_PROGS	64
+#define BPF_PAD_MAX	15	/* padding instructions, to vary the JITed length */
 #define PORT	5017
 
 static void fail(const char *what)
@@ -190,14 +191,14 @@ static void net_workload(void)
 static void bpf_workload(void)
 {
 	static char packet[64];
-	struct bpf_insn prog[BPF_PROGS + 8];
+	struct bpf_insn prog[BPF_PAD_MAX + 5];
 	union bpf_attr attr;
 	int i, n, fd;
 
 	for (i = 0; i < BPF_PROGS; i++) {
 		n = 0;
 		/* A different length for each, to vary the return address. */
-		while (n < i % 16)
+		while (n < i % (BPF_PAD_MAX + 1))
 			prog[n++] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_K,
 						       .dst_reg = BPF_REG_4, .imm = n };
 		prog[n++] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_K,
@@ -347,16 +348,11 @@ static void module_params(char *params, size_t size)
 static void load_module(void)
 {
 	char params[1024];
-	int fd = open(MODULE, O_RDONLY);
 
-	if (fd < 0)
-		fail(MODULE);
 	module_params(params, sizeof(params));
 	printf("bench: loading %s %s\n", MODULE, params);
 	fflush(stdout);
-	if (syscall(SYS_finit_module, fd, params, 0))
-		fail("finit_module");
-	close(fd);
+	load(MODULE, params);
 }
 
 int main(int argc, char **argv)
