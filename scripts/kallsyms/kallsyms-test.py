@@ -218,6 +218,21 @@ BAD_TABLES = {
     "not hex": "kallsyms-tokens 1\nchar zz\nend 1\n",
     "unknown entry": "kallsyms-tokens 1\nfoo 41\nend 1\n",
     "text after the end": "kallsyms-tokens 1\nchar 41\nend 1\nchar 42\n",
+    "negative char code": "kallsyms-tokens 1\nchar -1\nend 1\n",
+    "negative token code": "kallsyms-tokens 1\nchar 41\nchar 42\ntoken -1 41 42\nend 3\n",
+    "negative part": "kallsyms-tokens 1\nchar 2e\nchar 0f\ntoken ff 2e -f\nend 3\n",
+    "one hex digit": "kallsyms-tokens 1\nchar 4\nend 1\n",
+    "three hex digits": "kallsyms-tokens 1\nchar 041\nend 1\n",
+    "a sign on a code": "kallsyms-tokens 1\nchar +4\nend 1\n",
+    "no space after the magic": "kallsyms-tokens1\nend 0\n",
+    "a sign on the version": "kallsyms-tokens +1\nend 0\n",
+    "a sign on the count": "kallsyms-tokens 1\nchar 41\nend +1\n",
+    "text after a NUL": "kallsyms-tokens 1\nchar 41\0char 42\nend 1\n",
+    "CRLF lines": "kallsyms-tokens 1\r\nchar 41\r\nend 1\r\n",
+    "a tab": "kallsyms-tokens 1\nchar\t41\nend 1\n",
+    "a trailing space": "kallsyms-tokens 1\nchar 41 \nend 1\n",
+    "no newline at the end": "kallsyms-tokens 1\nchar 41\nend 1",
+    "an 18-digit count": "kallsyms-tokens 1\nchar 41\nend 000000000000000001\n",
     "a token longer than a name": "kallsyms-tokens 1\nchar 41\n" + "".join(
         "token %02x %02x %02x\n" % (0x80 + i, 0x7f + i if i else 0x41, 0x7f + i if i else 0x41)
         for i in range(10)) + "end b\n",
@@ -229,8 +244,10 @@ def test_bad_tables(kallsyms, work, mapfile, opts):
         path = os.path.join(work, "bad-" + what.replace(" ", "-"))
         open(path, "w").write(text)
         rc, out, err = run(kallsyms, opts, mapfile, ["--load-tokens=" + path])
-        result(rc == 1 and path in err and not out,
-               "bad token file rejected (%s): %s" % (what, err.strip().splitlines()[-1] if err.strip() else "no message"))
+        lines = err.strip().splitlines()
+        result(rc == 1 and len(lines) == 1 and lines[0].startswith("kallsyms: " + path + ":")
+               and not out,
+               "bad token file rejected (%s): %s" % (what, lines[-1] if lines else "no message"))
     rc, out, err = run(kallsyms, opts, mapfile, ["--load-tokens=" + os.path.join(work, "missing")])
     result(rc == 1 and "missing" in err, "missing token file rejected")
 
