@@ -17,7 +17,9 @@ written from the emitted tables:
     their own encodings, every other name keeping its bytes;
   - a symbol with a byte (or a type) the table does not cover makes
     kallsyms say so and learn anew, and still decodes right;
-  - malformed token files are rejected with a message and exit status 1.
+  - malformed token files are rejected with a message and exit status 1;
+  - with $KALLSYMS_ASAN, a kallsyms built with AddressSanitizer: a name
+    of 511 bytes, learned and replayed, and a token of 512 bytes.
 
 Prints "PASS: ..." / "FAIL: ..." lines, appends "PASS ..." / "FAIL ..." to
 $RESULTS_FILE if set, and exits 1 on any failure.
@@ -206,6 +208,12 @@ def test_map(kallsyms, work, mapfile, opts):
                % (tag, what))
 
 
+def doubling_tokens(n):
+    """Tokens 80, 81, ... expanding to 2, 4, ... 2**n bytes of 'A' (41)."""
+    return "".join("token %02x %02x %02x\n" % (0x80 + i, 0x7f + i if i else 0x41,
+                                             0x7f + i if i else 0x41) for i in range(n))
+
+
 BAD_TABLES = {
     "empty file": "",
     "not a token table": "hello\n",
@@ -233,9 +241,14 @@ BAD_TABLES = {
     "a trailing space": "kallsyms-tokens 1\nchar 41 \nend 1\n",
     "no newline at the end": "kallsyms-tokens 1\nchar 41\nend 1",
     "an 18-digit count": "kallsyms-tokens 1\nchar 41\nend 000000000000000001\n",
-    "a token longer than a name": "kallsyms-tokens 1\nchar 41\n" + "".join(
-        "token %02x %02x %02x\n" % (0x80 + i, 0x7f + i if i else 0x41, 0x7f + i if i else 0x41)
-        for i in range(10)) + "end b\n",
+    "a token longer than a name": "kallsyms-tokens 1\nchar 41\n" + doubling_tokens(10) + "end b\n",
+    "a NUL as a character": "kallsyms-tokens 1\nchar 00\nend 1\n",
+    "a double quote as a character": "kallsyms-tokens 1\nchar 22\nend 1\n",
+    "a backslash as a character": "kallsyms-tokens 1\nchar 5c\nend 1\n",
+    # codes 01..ff tokens of 384 bytes: token offsets past 0xffff
+    "a token table past 64 KiB": "kallsyms-tokens 1\nchar 41\n" + doubling_tokens(8) + "".join(
+        "token %02x 86 87\n" % c for c in list(range(1, 0x41)) + list(range(0x42, 0x80))
+        + list(range(0x88, 0x100))) + "end ff\n",
 }
 
 
@@ -252,6 +265,30 @@ def test_bad_tables(kallsyms, work, mapfile, opts):
     result(rc == 1 and "missing" in err, "missing token file rejected")
 
 
+def test_long_names(kallsyms, work, mapfile, opts):
+    """A name of KSYM_NAME_LEN - 1 bytes, learned and replayed, and a
+    token as long as a whole symbol, type included: KALLSYMS is built
+    with AddressSanitizer, so a write past a name buffer fails the run."""
+    lines = open(mapfile).read().splitlines(True)
+    text_addr = [int(l.split()[0], 16) for l in lines if l.split()[1] in "tT"]
+    name = ("kallsyms_test_long_" + "x" * 511)[:511]
+    longmap = os.path.join(work, "long-name.map")
+    open(longmap, "w").writelines(lines + ["%016x t %s\n" % (min(text_addr), name)])
+    tok = os.path.join(work, "long-name.tokens")
+    for how, extra in (("learned", ["--save-tokens=" + tok]), ("replayed", ["--load-tokens=" + tok])):
+        rc, out, err = run(kallsyms, opts, longmap, extra)
+        ok = rc == 0 and not err and ("t", name) in decode(out)[0]
+        result(ok, "a 511-byte name (%s table) decodes right, no overflow%s"
+               % (how, "" if ok else ": exit %d, %s" % (rc, err.strip()[:200])))
+    whole = os.path.join(work, "token-of-a-whole-symbol.tokens")
+    open(whole, "w").write("kallsyms-tokens 1\nchar 41\n" + doubling_tokens(9) + "end a\n")
+    rc, out, err = run(kallsyms, opts, mapfile, ["--load-tokens=" + whole])
+    ok = rc == 0 and "does not cover" in err and sorted(decode(out)[0]) == expected(mapfile, opts)
+    result(ok, "a token of 512 bytes, a whole symbol's length, is read; the table is "
+           "then too small for the map, and kallsyms learns one%s"
+           % ("" if ok else ": exit %d, %s" % (rc, err.strip()[:200])))
+
+
 def main():
     if len(sys.argv) < 4:
         sys.exit(__doc__)
@@ -266,6 +303,9 @@ def main():
             result(False, "%s: %s" % (os.path.basename(mapfile), e))
     first = sys.argv[3].partition(":")
     test_bad_tables(kallsyms, work, first[0], [o for o in first[2].split(",") if o])
+    if os.environ.get("KALLSYMS_ASAN"):
+        test_long_names(os.environ["KALLSYMS_ASAN"], work, first[0],
+                        [o for o in first[2].split(",") if o])
     sys.exit(1 if failures else 0)
 
 
