@@ -265,10 +265,12 @@ def test_bad_tables(kallsyms, work, mapfile, opts):
     result(rc == 1 and "missing" in err, "missing token file rejected")
 
 
-def test_long_names(kallsyms, work, mapfile, opts):
-    """A name of KSYM_NAME_LEN - 1 bytes, learned and replayed, and a
-    token as long as a whole symbol, type included: KALLSYMS is built
-    with AddressSanitizer, so a write past a name buffer fails the run."""
+def test_asan_limits(kallsyms, work, mapfile, opts):
+    """The limits of the emitted tables, with KALLSYMS built with
+    AddressSanitizer, so that a write past a buffer fails the run: a name
+    of KSYM_NAME_LEN - 1 bytes, learned and replayed, a learned table
+    past the 16-bit kallsyms_token_index, and a token as long as a whole
+    symbol, type included."""
     lines = open(mapfile).read().splitlines(True)
     text_addr = [int(l.split()[0], 16) for l in lines if l.split()[1] in "tT"]
     name = ("kallsyms_test_long_" + "x" * 511)[:511]
@@ -318,7 +320,7 @@ def main():
     first = sys.argv[3].partition(":")
     test_bad_tables(kallsyms, work, first[0], [o for o in first[2].split(",") if o])
     if os.environ.get("KALLSYMS_ASAN"):
-        test_long_names(os.environ["KALLSYMS_ASAN"], work, first[0],
+        test_asan_limits(os.environ["KALLSYMS_ASAN"], work, first[0],
                         [o for o in first[2].split(",") if o])
     sys.exit(1 if failures else 0)
 
