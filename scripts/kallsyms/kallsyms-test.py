@@ -17,6 +17,10 @@ written from the emitted tables:
     their own encodings, every other name keeping its bytes;
   - a symbol with a byte (or a type) the table does not cover makes
     kallsyms say so and learn anew, and still decodes right;
+  - --predict (on every map but the first, if there are others): the
+    layout it writes, assembled, is the layout of the
+    tables replayed on the same map, and of a map with 50 more symbols;
+    one with more symbols than the room says so and is not padded;
   - malformed token files are rejected with a message and exit status 1;
   - with $KALLSYMS_ASAN, a kallsyms built with AddressSanitizer: a name
     of 511 bytes, learned and replayed, and a token of 512 bytes.
@@ -208,6 +212,106 @@ def test_map(kallsyms, work, mapfile, opts):
                % (tag, what))
 
 
+def layout(work, asm, tag):
+    """The assembled symbols' offsets and the size of .rodata, or None."""
+    obj = os.path.join(work, tag + ".o")
+    # before 6.15 the output includes <asm/bitsperlong.h> for PTR's size
+    asm = asm.replace("#include <asm/bitsperlong.h>\n", "")
+    p = subprocess.run(["gcc", "-c", "-x", "assembler-with-cpp", "-DBITS_PER_LONG=64", "-",
+                        "-o", obj],
+                       input=asm.encode(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if p.returncode:
+        return None
+    nm = subprocess.run(["nm", "-n", "--defined-only", obj], stdout=subprocess.PIPE).stdout
+    size = subprocess.run(["size", "-A", obj], stdout=subprocess.PIPE).stdout
+    return nm.decode(), [l.split()[1] for l in size.decode().splitlines() if l.startswith(".rodata")]
+
+
+def test_predict(kallsyms, work, mapfile, opts):
+    """--predict on MAP, as if it were the first link's prediction, then
+    the later passes: the same map, 50 more symbols, and more than the
+    margin of 256 symbols."""
+    tag = os.path.basename(mapfile)
+    tok = os.path.join(work, tag + ".predict.tokens")
+    rc, pred, err = run(kallsyms, opts, mapfile, ["--predict=256,4096", "--save-tokens=" + tok])
+    # the names as the predicted table encodes them, every symbol kept
+    rc2, full, _ = run(kallsyms, opts + ["--all-symbols"], mapfile, ["--load-tokens=" + tok])
+    reserve = [l.split()[1:] for l in open(tok) if l.startswith("reserve ")] if rc == 0 else []
+    syms, _, size = decode(full)
+    want = [str(len(syms) + 256), str(size + 4096)]
+    result(rc == 0 and rc2 == 0 and not err and reserve == [want],
+           "%s: --predict=256,4096 reserves room for %s symbols, %s bytes of names: %s"
+           % (tag, want[0], want[1], reserve))
+    empty = os.path.join(work, "empty.map")
+    open(empty, "w").close()
+    for what, args, mapf, msg in (
+            ("an empty map", ["--predict=256,4096", "--save-tokens=" + tok + ".x"], empty,
+             "no symbol in the map"),
+            ("room past 2^24 symbols", ["--predict=16777215,4096", "--save-tokens=" + tok + ".x"],
+             mapfile, "more than kallsyms can number"),
+            ("room past 9 digits of name bytes", ["--predict=256,999999999",
+                                                 "--save-tokens=" + tok + ".x"], mapfile, "too many"),
+            ("no --save-tokens", ["--predict=256,4096"], mapfile, "goes with --save-tokens"),
+            ("a sign in the margin", ["--predict=+256,4096", "--save-tokens=" + tok + ".x"],
+             mapfile, "expected <symbols>,<bytes>")):
+        rc, out, err = run(kallsyms, opts, mapf, args)
+        result(rc == 1 and not out and msg in err,
+               "%s: --predict with %s fails: %s" % (tag, what, err.strip()[:120]))
+    planned = layout(work, pred, tag + ".predict")
+    lines = open(mapfile).read().splitlines(True)
+    text_addr = sorted(int(l.split()[0], 16) for l in lines if l.split()[1] in "tT")
+    addr = text_addr[len(text_addr) // 2] if text_addr else 0
+    # past the room: as many symbols as the reservation has beyond the
+    # ones kept (a map without --all-symbols keeps fewer), and 44 more
+    over = len(syms) + 256 - len(expected(mapfile, opts)) + 44
+    for extra in (0, 50, over):
+        grown = os.path.join(work, "%s.plus%d" % (tag, extra))
+        open(grown, "w").writelines(lines + ["%016x t kallsyms_test_predict_%d\n" % (addr, i)
+                                             for i in range(extra)])
+        rc, out, err = run(kallsyms, opts, grown, ["--load-tokens=" + tok])
+        decodes = rc == 0 and sorted(decode(out)[0]) == expected(grown, opts)
+        same = planned is not None and layout(work, out, "%s.plus%d" % (tag, extra)) == planned
+        if extra <= 256:
+            result(decodes and same and not err,
+                   "%s: %d symbols more than predicted: replayed tables decode right and "
+                   "keep the predicted layout" % (tag, extra))
+        else:
+            result(decodes and not same and "reserved by --predict; tables not padded" in err and ".skip" not in out,
+                   "%s: %d symbols more than predicted: not padded, decodes right, said: %s"
+                   % (tag, extra, err.strip()[:160]))
+        if extra == 0:
+            kept_bytes = decode(out)[2] if decodes else 0
+    # type letters the linker may give: predicted from names with no G, V
+    # or ?, the table still covers symbols of those types
+    plain = os.path.join(work, "%s.no-GV" % tag)
+    open(plain, "w").writelines(l for l in lines if not any(c in l for c in "GV?"))
+    rc, _, _ = run(kallsyms, opts, plain, ["--predict=256,4096", "--save-tokens=" + tok + ".GV"])
+    typed = os.path.join(work, "%s.typed" % tag)
+    open(typed, "w").writelines([l for l in lines if not any(c in l for c in "GV?")] +
+                                ["%016x %s kallsyms_test_predict_type_%d\n" % (addr, t, i)
+                                 for i, t in enumerate("GV?")])
+    rc2, out, err = run(kallsyms, opts, typed, ["--load-tokens=" + tok + ".GV"])
+    result(rc == 0 and rc2 == 0 and "does not cover" not in err and
+           sorted(decode(out)[0]) == expected(typed, opts),
+           "%s: predicted from names with no G, V or ?, the table covers symbols of "
+           "those types%s" % (tag, "" if not err else ": " + err.strip()[:100]))
+    # room for the symbols, not for their names: random names of 500 bytes,
+    # four times the bytes the room has left (the tokens halve them)
+    rng = random.Random(2)
+    long_names, need = [], 4 * (int(want[1]) - kept_bytes + 1024)
+    while need > 0:
+        long_names.append("kallsyms_test_" + "".join(rng.choice("abcdefghijklmnopqrstuvwxyz")
+                                                     for _ in range(486)))
+        need -= 500
+    grown = os.path.join(work, "%s.long-names" % tag)
+    open(grown, "w").writelines(lines + ["%016x t %s\n" % (addr, n) for n in long_names])
+    rc, out, err = run(kallsyms, opts, grown, ["--load-tokens=" + tok])
+    decodes = rc == 0 and sorted(decode(out)[0]) == expected(grown, opts)
+    result(decodes and "reserved by --predict; tables not padded" in err and ".skip" not in out,
+           "%s: %d names of 500 bytes, past the room for names only: not padded, decodes right"
+           % (tag, len(long_names)))
+
+
 def doubling_tokens(n):
     """Tokens 80, 81, ... expanding to 2, 4, ... 2**n bytes of 'A' (41)."""
     return "".join("token %02x %02x %02x\n" % (0x80 + i, 0x7f + i if i else 0x41,
@@ -242,6 +346,12 @@ BAD_TABLES = {
     "no newline at the end": "kallsyms-tokens 1\nchar 41\nend 1",
     "an 18-digit count": "kallsyms-tokens 1\nchar 41\nend 000000000000000001\n",
     "a token longer than a name": "kallsyms-tokens 1\nchar 41\n" + doubling_tokens(10) + "end b\n",
+    "a reservation of one number": "kallsyms-tokens 1\nchar 41\nreserve 5\nend 1\n",
+    "a negative reservation": "kallsyms-tokens 1\nchar 41\nreserve -5 10\nend 1\n",
+    "a reservation in hex": "kallsyms-tokens 1\nchar 41\nreserve 1a 10\nend 1\n",
+    "a 10-digit reservation": "kallsyms-tokens 1\nchar 41\nreserve 5 1234567890\nend 1\n",
+    "room for 2^24 symbols": "kallsyms-tokens 1\nchar 41\nreserve 16777216 10\nend 1\n",
+    "a second reserve line": "kallsyms-tokens 1\nchar 41\nreserve 5 10\nreserve 5 10\nend 1\n",
     "a NUL as a character": "kallsyms-tokens 1\nchar 00\nend 1\n",
     "a double quote as a character": "kallsyms-tokens 1\nchar 22\nend 1\n",
     "a backslash as a character": "kallsyms-tokens 1\nchar 5c\nend 1\n",
@@ -310,11 +420,15 @@ def main():
         sys.exit(__doc__)
     kallsyms, work = sys.argv[1], sys.argv[2]
     os.makedirs(work, exist_ok=True)
-    for arg in sys.argv[3:]:
+    for n, arg in enumerate(sys.argv[3:]):
         mapfile, _, opts = arg.partition(":")
         opts = [o for o in opts.split(",") if o]
         try:
             test_map(kallsyms, work, mapfile, opts)
+            # the first map, the distribution's, is slow to assemble: the
+            # prediction is tested on the others, if there are any
+            if n > 0 or len(sys.argv) == 4:
+                test_predict(kallsyms, work, mapfile, opts)
         except (ValueError, KeyError, IndexError, StopIteration) as e:
             result(False, "%s: %s" % (os.path.basename(mapfile), e))
     first = sys.argv[3].partition(":")

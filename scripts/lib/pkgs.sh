@@ -20,6 +20,7 @@ pkgs_for() {
 		llvm) echo "clang$LLVM_VERSION lld$LLVM_VERSION llvm$LLVM_VERSION" ;;
 		test) echo shellcheck ;;
 		send) echo b4 git ;;
+		btf) echo dwarves ;;
 		gdb) echo gdb ;;
 		gdb-arm64) echo gdb-multiarch ;;
 		*) die "internal: no package list for '$what'" ;;
