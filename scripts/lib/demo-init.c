@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * init for the scripts/build demo guest: mount what the demo reads, load
- * the modules in /modules, make the kernel print backtraces, then reboot (qemu runs with -no-reboot, so
- * that ends the run), or power off when the command line says
- * "demo.poweroff" (UML, which would boot again).  Every step is framed by
+ * the modules in /modules, make the kernel print backtraces, and, when the
+ * command line says "demo.oops", an oops in a module, then reboot (qemu
+ * runs with -no-reboot, so that ends the run), or power off when the
+ * command line says "demo.poweroff" (UML, which would boot again).  Every step is framed by
  * "demo:" marker lines that scripts/build uses to cut the interesting part
  * out of the console log.
  */
@@ -16,6 +17,7 @@
 #include <sys/reboot.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static void say(const char *msg)
@@ -60,6 +62,19 @@ static void cat(const char *path)
 		fwrite(buf, 1, n, stdout);
 	fflush(stdout);
 	close(fd);
+}
+
+/* An oops kills the task that takes it: let a child take it. */
+static void oops_in_child(const char *lkdtm_test)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		write_file("/sys/kernel/debug/provoke-crash/DIRECT", lkdtm_test);
+		_exit(0);
+	}
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
 }
 
 static int is_module(const struct dirent *d)
@@ -133,6 +148,13 @@ int main(void)
 	if (access("/sys/kernel/debug/stackdepot/stats", R_OK) == 0) {
 		say("begin stack depot statistics");
 		cat("/sys/kernel/debug/stackdepot/stats");
+		say("end");
+	}
+
+	/* Last: the kernel is tainted after an oops. */
+	if (cmdline_has("demo.oops")) {
+		say("begin oops in a module (lkdtm ACCESS_NULL)");
+		oops_in_child("ACCESS_NULL");
 		say("end");
 	}
 
