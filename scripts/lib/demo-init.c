@@ -67,14 +67,24 @@ static void cat(const char *path)
 /* An oops kills the task that takes it: let a child take it. */
 static void oops_in_child(const char *lkdtm_test)
 {
+	char msg[64];
 	pid_t pid = fork();
+	int status;
 
 	if (pid == 0) {
 		write_file("/sys/kernel/debug/provoke-crash/DIRECT", lkdtm_test);
 		_exit(0);
 	}
-	if (pid > 0)
-		waitpid(pid, NULL, 0);
+	if (pid < 0 || waitpid(pid, &status, 0) < 0) {
+		perror("oops_in_child");
+		return;
+	}
+	if (WIFSIGNALED(status))
+		snprintf(msg, sizeof(msg), "%s: the child died of signal %d",
+			 lkdtm_test, WTERMSIG(status));
+	else
+		snprintf(msg, sizeof(msg), "%s: the child survived", lkdtm_test);
+	say(msg);
 }
 
 static int is_module(const struct dirent *d)
