@@ -67,12 +67,36 @@ def labels(asm):
     return out
 
 
+def ascii_bytes(body):
+    """The bytes of an assembler string's body, where a backslash starts
+    an octal escape of one to three digits (the only escape kallsyms
+    writes)."""
+    vals, i = [], 0
+    while i < len(body):
+        if body[i] != "\\":
+            vals.append(ord(body[i]))
+            i += 1
+            continue
+        m = re.match(r"[0-7]{1,3}", body[i + 1:])
+        if not m:
+            raise ValueError("unknown escape in %r" % body)
+        vals.append(int(m.group(0), 8) & 0xff)
+        i += 1 + len(m.group(0))
+    return vals
+
+
 def byte_values(lines):
+    """The bytes of .byte lists and .ascii strings, in order."""
     vals = []
     for line in lines:
         line = line.split("/*")[0].strip()
         if line.startswith(".byte"):
             vals += [int(v, 16) for v in line[5:].split(",")]
+        elif line.startswith(".ascii"):
+            m = re.match(r'^\.ascii\s+"(.*)"$', line)
+            if not m:
+                raise ValueError("cannot read %r" % line)
+            vals += ascii_bytes(m.group(1))
     return vals
 
 

@@ -4,7 +4,11 @@
 # What the kallsyms topic's test and benchmark share.
 
 # kallsyms_names_bytes S: the bytes of kallsyms_names in a .S file that
-# scripts/kallsyms wrote (the comments, which hold the names, left out).
+# scripts/kallsyms wrote (the comments, which hold the names, left out),
+# as .byte lists or as .ascii strings.
 kallsyms_names_bytes() {
-	sed -n '/^kallsyms_names:/,/^$/{s|/\*.*||;p}' "$1" | grep -o '0x[0-9a-f][0-9a-f]' | wc -l
+	sed -n '/^kallsyms_names:/,/^$/{s|/\*.*||;p}' "$1" |
+		perl -ne 'if (/^\s*\.byte\s/) { $n += () = /0x[0-9a-f]{2}/g }
+			  elsif (/^\s*\.ascii\s+"(.*)"\s*$/) { ($s = $1) =~ s/\\[0-7]{1,3}/x/g; $n += length $s }
+			  END { print $n + 0, "\n" }'
 }
