@@ -168,9 +168,9 @@ int main(void)
 	mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
 
 	/*
-	 * CONFIG_KALLSYMS_SELFTEST's thread starts 5 s after init does and
-	 * checks every symbol: let it finish first, so that its lines do not
-	 * run through the KUnit output of the modules.
+	 * CONFIG_KALLSYMS_SELFTEST's thread starts once the system runs
+	 * and checks every symbol: let it finish first, so that its lines
+	 * do not run through the KUnit output of the modules.
 	 */
 	if (task_alive("kallsyms_test")) {
 		int waited;
