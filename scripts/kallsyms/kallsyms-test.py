@@ -420,6 +420,25 @@ def test_bad_tables(kallsyms, work, mapfile, opts):
     result(rc == 1 and "missing" in err, "missing token file rejected")
 
 
+def test_token_index(kallsyms, work, opts):
+    """kallsyms_token_index holds 16-bit offsets: a symbol list whose
+    learned token table passes 64 KiB (kallsyms-fixes/0002) must stop
+    kallsyms, with a message and nothing written.  Five runs of 128
+    bytes, in 125 names of 511: tokens past byte 65,535."""
+    runs = [c * 128 for c in "abcde"]
+    wide = os.path.join(work, "wide-tokens.map")
+    open(wide, "w").writelines(
+        ["ffffffff81000000 T _text\n", "ffffffff81000000 T _stext\n"]
+        + ["ffffffff81%06x t %s\n" % (0x10 + 25 * i + 5 * j + k,
+                                      (runs[i] + runs[j] + runs[k] + runs[(i + j + k) % 5])[:511])
+           for i in range(5) for j in range(5) for k in range(5)]
+        + ["ffffffff81100000 T _etext\n"])
+    rc, out, err = run(kallsyms, opts, wide)
+    ok = rc == 1 and not out and "past kallsyms_token_index" in err
+    result(ok, "a learned table past the 16-bit kallsyms_token_index stops kallsyms: %s"
+           % (err.strip().splitlines() or ["exit %d, no message" % rc])[-1])
+
+
 def test_asan_limits(kallsyms, work, mapfile, opts):
     """The limits of the emitted tables, with KALLSYMS built with
     AddressSanitizer, so that a write past a buffer fails the run: a name
@@ -437,20 +456,7 @@ def test_asan_limits(kallsyms, work, mapfile, opts):
         ok = rc == 0 and not err and ("t", name) in decode(out)[0]
         result(ok, "a 511-byte name (%s table) decodes right, no overflow%s"
                % (how, "" if ok else ": exit %d, %s" % (rc, err.strip()[:200])))
-    # five runs of 128 bytes, in 125 names of 511: a learned table whose
-    # tokens no 16-bit kallsyms_token_index can address
-    runs = [c * 128 for c in "abcde"]
-    wide = os.path.join(work, "wide-tokens.map")
-    open(wide, "w").writelines(
-        ["ffffffff81000000 T _text\n", "ffffffff81000000 T _stext\n"]
-        + ["ffffffff81%06x t %s\n" % (0x10 + 25 * i + 5 * j + k,
-                                      (runs[i] + runs[j] + runs[k] + runs[(i + j + k) % 5])[:511])
-           for i in range(5) for j in range(5) for k in range(5)]
-        + ["ffffffff81100000 T _etext\n"])
-    rc, out, err = run(kallsyms, opts, wide)
-    ok = rc == 1 and not out and "past kallsyms_token_index" in err
-    result(ok, "a learned table past the 16-bit kallsyms_token_index stops kallsyms: %s"
-           % (err.strip().splitlines() or ["exit %d, no message" % rc])[-1])
+    test_token_index(kallsyms, work, opts)
     whole = os.path.join(work, "token-of-a-whole-symbol.tokens")
     open(whole, "w").write("kallsyms-tokens 1\nchar 41\n" + doubling_tokens(9) + "end a\n")
     rc, out, err = run(kallsyms, opts, mapfile, ["--load-tokens=" + whole])
@@ -478,6 +484,7 @@ def main():
             result(False, "%s: %s" % (os.path.basename(mapfile), e))
     first = sys.argv[3].partition(":")
     test_bad_tables(kallsyms, work, first[0], [o for o in first[2].split(",") if o])
+    test_token_index(kallsyms, work, [o for o in first[2].split(",") if o])
     if os.environ.get("KALLSYMS_ASAN"):
         test_asan_limits(os.environ["KALLSYMS_ASAN"], work, first[0],
                         [o for o in first[2].split(",") if o])

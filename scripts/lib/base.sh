@@ -12,7 +12,7 @@
 # (debian_apt), so that nothing on the machine upgrades from experimental
 # or sid; the kernel version is the package's upstream version.
 BASES=${HARNESS_BASES:-'mainline linux-source-7.3 7.3~rc7-1~exp1 series linux-image-7.3-cloud-amd64-dbg
-6.12 linux-source-6.12 6.12.117-1~deb12u1 patches/backport-6.12/series linux-image-6.12.117+deb12-cloud-amd64-dbg
+6.12 linux-source-6.12 6.12.118-1~deb12u1 patches/backport-6.12/series linux-image-6.12.118+deb12-cloud-amd64-dbg
 6.1 linux-source-6.1 6.1.192-3 patches/backport-6.12/series -
 7.2 linux-source-7.2 7.2.13-1 series linux-image-7.2.13+deb14-cloud-amd64-dbg'}
 
@@ -27,12 +27,12 @@ BASE_NAME=${BASES%% *}
 BASE_TREE=
 BASE_TARBALL_ARG=
 BASE_VERSION_ARG=
-BASE_NEWEST_IF_GONE=${HARNESS_NEWEST_IF_GONE:-0}
+BASE_NEWEST=${HARNESS_NEWEST:-0}
 BASE_OPTS="--base value BASE_NAME a name ($BASE_NAMES)
 --tree value BASE_TREE a directory
 --tarball value BASE_TARBALL_ARG a file
 --base-version value BASE_VERSION_ARG a version
---newest-if-gone flag BASE_NEWEST_IF_GONE"
+--newest flag BASE_NEWEST"
 
 BASE_USAGE="Base tree (default: $(awk 'NR == 1 { print $1 ", Debian " $2 " " $3 }' <<<"$BASES")):
   --base NAME           a named base: $BASE_NAMES (scripts/base --help)
@@ -40,8 +40,9 @@ BASE_USAGE="Base tree (default: $(awk 'NR == 1 { print $1 ", Debian " $2 " " $3 
                         pinned one ('newest': the newest served); with
                         --tree or --tarball, the Linux version the tree
                         must have ('any': no check)
-  --newest-if-gone      if the pinned package is no longer served, use the
-                        newest of its line, with a warning (CI does)
+  --newest              use the newest package of the base's line that
+                        Debian serves, with a loud note when it is not
+                        the pinned one (CI does: the registry moves on)
   --tree DIR            use the kernel tree in DIR (a checkout or an
                         unpacked tarball) as base NAME; only read
   --tarball FILE        unpack FILE (.tar, .tar.gz, .tar.xz, ...) once and
@@ -84,7 +85,7 @@ base_args() {
 	[ -z "$BASE_TREE" ] || printf '%s\n' --tree "$BASE_TREE"
 	[ -z "$BASE_TARBALL_ARG" ] || printf '%s\n' --tarball "$BASE_TARBALL_ARG"
 	[ -z "$BASE_VERSION_ARG" ] || printf '%s\n' --base-version "$BASE_VERSION_ARG"
-	[ "$BASE_NEWEST_IF_GONE" = 0 ] || printf '%s\n' --newest-if-gone
+	[ "$BASE_NEWEST" = 0 ] || printf '%s\n' --newest
 }
 
 # tree_version DIR: "VERSION.PATCHLEVEL.SUBLEVEL[EXTRAVERSION]" from a
@@ -223,18 +224,16 @@ debian_dbg_pkg() {
 		die "base $name names no Debian debug image"
 	fi
 	[ "$name" != "$BASE_NAME" ] || ver=$BASE_PKG_VERSION
-	if [ "$name" = "$BASE_NAME" ] && [ "$BASE_NEWEST_IF_GONE" = 1 ] &&
-	   [ "$ver" = "$BASE_PINNED" ] && ! debian_cached "$pkg" "$ver" >/dev/null &&
-	   { debian_apt_fresh; ! debian_versions "$pkg" | grep -qxF -- "$ver"; }; then
+	if [ "$name" = "$BASE_NAME" ] && [ "$BASE_NEWEST" = 1 ] && [ "$ver" = "$BASE_PINNED" ] &&
+	   { debian_apt_fresh; [ "$(debian_versions "$BASE_PKG" | head -1)" != "$ver" ]; }; then
 		debian_dbg_of_newest "$pkg"
 		return
 	fi
 	echo "$pkg $ver"
 }
 
-# debian_dbg_of_newest PINNED-PKG: with --newest-if-gone, once the pinned
-# image is gone, the debug image built from the source version the base
-# then is (the newest served of its line).  Its name may differ from the
+# debian_dbg_of_newest PINNED-PKG: with --newest, when the newest source
+# of the line is not the pinned one, the debug image built from it.  Its name may differ from the
 # pinned one's (it carries the ABI), so it is the pinned package or
 # another versioned cloud-amd64 -dbg package served at exactly that
 # version.
@@ -244,7 +243,7 @@ debian_dbg_of_newest() {
 	[ -n "$src" ] || die "base $BASE_NAME: no $BASE_PKG is served, so there is no debug image to match"
 	while read -r p; do
 		if debian_versions "$p" | grep -qxF -- "$src"; then
-			warn "the pinned debug image is gone; using $p $src, built from the source the base now is"
+			warn "the base is not the pinned one; using the debug image $p $src, built from the source the base now is"
 			echo "$p $src"
 			return
 		fi

@@ -14,14 +14,15 @@
 #   *.patch      the mainline series' patches of the topic
 # A series file lists the patches under one banner per topic, which
 # scripts/export writes from the manifest:
-#   # topic: NAME - purpose
+#   # posting: NAME - purpose
 #   # Patch-mainline: STATE
+#   # Depends-on: TOPICS (or none)
 # The backport series (patches/backport-6.12/) has patches only; its
 # topics are the mainline manifests.
 
 # Manifest keys: name, purpose, patch-mainline and depends-on are
 # required, the others optional; credit and bench may repeat.
-MANIFEST_KEYS='name purpose patch-mainline depends-on credit to cc test test-full bench headline'
+MANIFEST_KEYS='name purpose patch-mainline change-id depends-on credit to cc test test-full bench headline'
 MANIFEST_REQUIRED='name purpose patch-mainline depends-on'
 
 # require_unix_lines FILE: die if FILE has DOS (CRLF) line endings, which
@@ -40,22 +41,25 @@ series_patches() {
 
 # series_topics [FILE]: the topics of a series file's banners, in order.
 series_topics() {
-	sed -n 's/^#[[:space:]]*topic:[[:space:]]*\([^[:space:]]*\).*/\1/p' "${1:-$SERIES}"
+	sed -n 's/^#[[:space:]]*posting:[[:space:]]*\([^[:space:]]*\).*/\1/p' "${1:-$SERIES}"
 }
 
-# series_banners [FILE]: each banner as "NAME<TAB>PURPOSE<TAB>STATE".
+# series_banners [FILE]: each banner as "NAME<TAB>PURPOSE<TAB>STATE<TAB>DEPS".
 series_banners() {
 	awk '
-	function flush() { if (name != "") print name "\t" purpose "\t" state; name = "" }
-	/^#[[:space:]]*topic:/ {
+	function flush() { if (name != "") print name "\t" purpose "\t" state "\t" deps; name = "" }
+	/^#[[:space:]]*posting:/ {
 		flush()
-		sub(/^#[[:space:]]*topic:[[:space:]]*/, "")
+		sub(/^#[[:space:]]*posting:[[:space:]]*/, "")
 		name = $1; purpose = $0
 		if (!sub(/^[^[:space:]]+[[:space:]]+-[[:space:]]+/, "", purpose)) purpose = ""
-		state = ""; next
+		state = ""; deps = ""; next
 	}
 	/^#[[:space:]]*Patch-mainline:/ && name != "" {
 		sub(/^#[[:space:]]*Patch-mainline:[[:space:]]*/, ""); state = $0
+	}
+	/^#[[:space:]]*Depends-on:/ && name != "" {
+		sub(/^#[[:space:]]*Depends-on:[[:space:]]*/, ""); deps = $0
 	}
 	END { flush() }
 	' "${1:-$SERIES}"
@@ -65,7 +69,7 @@ series_banners() {
 # listed under ('-' before the first banner): "TOPIC<TAB>PATCH".
 series_placement() {
 	awk '
-	/^#[[:space:]]*topic:/ { sub(/^#[[:space:]]*topic:[[:space:]]*/, ""); topic = $1; next }
+	/^#[[:space:]]*posting:/ { sub(/^#[[:space:]]*posting:[[:space:]]*/, ""); topic = $1; next }
 	{ sub(/#.*/, "") }
 	NF { print (topic == "" ? "-" : topic) "\t" $1 }
 	' "${1:-$SERIES}"
@@ -121,8 +125,9 @@ manifest_get() {
 topic_banner() {
 	local rule
 	rule=$(printf '%075d' 0 | tr 0 '#')
-	printf '%s\n# topic: %s - %s\n# Patch-mainline: %s\n%s\n' "$rule" "$1" \
-		"$(manifest_get "$1" purpose)" "$(manifest_get "$1" patch-mainline)" "$rule"
+	printf '%s\n# posting: %s - %s\n# Patch-mainline: %s\n# Depends-on: %s\n%s\n' "$rule" "$1" \
+		"$(manifest_get "$1" purpose)" "$(manifest_get "$1" patch-mainline)" \
+		"$(manifest_get "$1" depends-on)" "$rule"
 }
 
 # topic_deps TOPIC: the topics TOPIC's manifest says it depends on.
@@ -163,4 +168,54 @@ topic_series() {
 	series_patches "$SERIES" | while read -r p; do
 		case $wanted in *" ${p%%/*} "*) echo "$p" ;; esac
 	done > "$2"
+}
+
+# missing_deps TOPIC LOG: the topics outside TOPIC and the topics it
+# depends on whose patches define an identifier that an error line of
+# LOG names (a compiler's, the linker's or modpost's), or change a file
+# that LOG says failed to patch: the dependencies TOPIC's manifest
+# probably misses.  Where no patch defines it (a macro, a function, a
+# struct or a member, at the start of an added line), the topics that
+# add the identifier at all, unless TOPIC's own patches do.
+missing_deps() {
+	local t=$1 log=$2 d w p have found
+	local -a words files own strong=() weak=()
+	# a line that defines @W@: a macro, a struct, a function, a member
+	local defre='^\+(#define[[:space:]]+@W@\b|(struct|union|enum)[[:space:]]+@W@[[:space:]]*\{|[A-Za-z_].*[[:space:]*]@W@[[:space:]]*\(|[[:space:]]+[A-Za-z_][^;=(]*[[:space:]*]@W@(\[[^]]*\])?;)'
+	have=" $(topic_with_deps "$t" | tr '\n' ' ') "
+	mapfile -t own < <(series_patches "$SERIES" | while read -r p; do
+		case $have in *" ${p%%/*} "*) echo "$PATCHES/$p" ;; esac
+	done)
+	mapfile -t words < <({ grep -E ': (fatal )?error: |undefined reference to' "$log" |
+			grep -oE "[‘'\`][A-Za-z_][A-Za-z0-9_]*[’']" | tr -d "‘’'\`"
+		sed -n 's/.*modpost: "\([A-Za-z_][A-Za-z0-9_]*\)" \[.*\] undefined!.*/\1/p' "$log"
+	} | sort -u | head -20)
+	mapfile -t files < <(sed -n -e 's/^\([^ :]*\): Hunk #[0-9]* FAILED.*/\1/p' \
+		-e 's/.*does not apply with --fuzz=0 (\([^:]*\):.*/\1/p' "$log" | sort -u)
+	for d in $(series_topics "$SERIES"); do
+		case $have in *" $d "*) continue ;; esac
+		found=''
+		for p in $(series_patches "$SERIES" | grep "^$d/"); do
+			for w in "${words[@]}"; do
+				if grep -qE "${defre//@W@/$w}" "$PATCHES/$p"; then
+					found=strong
+				elif [ -z "$found" ] && grep -qE "^\+.*\b$w\b" "$PATCHES/$p" &&
+					! { [ ${#own[@]} -gt 0 ] && grep -qE "^\+.*\b$w\b" "${own[@]}"; }; then
+					found=weak
+				fi
+			done
+			for w in "${files[@]}"; do
+				grep -qxF "+++ b/$w" "$PATCHES/$p" && found=strong
+			done
+		done
+		case $found in
+		strong) strong+=("$d") ;;
+		weak) weak+=("$d") ;;
+		esac
+	done
+	if [ ${#strong[@]} -gt 0 ]; then
+		printf '%s\n' "${strong[@]}"
+	elif [ ${#weak[@]} -gt 0 ]; then
+		printf '%s\n' "${weak[@]}"
+	fi
 }
