@@ -203,6 +203,14 @@ int main(void)
 		say("end");
 	}
 
+	/* A KASAN report: lkdtm's read of a freed object, with its stacks. */
+	if (cmdline_has("demo.kasan")) {
+		say("begin KASAN report (lkdtm READ_AFTER_FREE)");
+		write_file("/sys/kernel/debug/provoke-crash/DIRECT",
+			   "READ_AFTER_FREE");
+		say("end");
+	}
+
 	/* Last: the kernel is tainted after an oops. */
 	if (cmdline_has("demo.oops")) {
 		say("begin oops in a module (lkdtm ACCESS_NULL)");

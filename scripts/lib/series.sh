@@ -22,7 +22,7 @@
 
 # Manifest keys: name, purpose, patch-mainline and depends-on are
 # required, the others optional; credit and bench may repeat.
-MANIFEST_KEYS='name purpose patch-mainline change-id depends-on credit to cc test test-full bench headline'
+MANIFEST_KEYS='name purpose patch-mainline change-id depends-on credit to cc test test-full bench headline link'
 MANIFEST_REQUIRED='name purpose patch-mainline depends-on'
 
 # require_unix_lines FILE: die if FILE has DOS (CRLF) line endings, which
