@@ -223,6 +223,11 @@ int main(void)
 	/* scripts/stackdepot/gdb-stackdepot inspects the guest after the demo. */
 	while (cmdline_has("demo.hold"))
 		pause();
+	/*
+	 * The console prints the kernel log after the fact: give it time
+	 * to print the demo's last lines before the reboot cuts it off.
+	 */
+	sleep(1);
 	reboot(cmdline_has("demo.poweroff") ? RB_POWER_OFF : RB_AUTOBOOT);
 	return 0;
 }
