@@ -21,6 +21,8 @@ pkgs_for() {
 		test) echo shellcheck ;;
 		send) echo b4 git ;;
 		btf) echo dwarves ;;
+		# make bindeb-pkg, and a clean root for dkms (dkms-test)
+		deb) echo debhelper dpkg-dev fakeroot debootstrap ;;
 		gdb) echo gdb ;;
 		gdb-arm64) echo gdb-multiarch ;;
 		*) die "internal: no package list for '$what'" ;;
