@@ -21,7 +21,7 @@ written from the emitted tables:
     layout it writes, assembled, is the layout of the
     tables replayed on the same map, and of a map with 50 more symbols;
     one with more symbols than the room says so, and no table is smaller
-    than its room (the layout only grows);
+    than its room;
   - malformed token files are rejected with a message and exit status 1;
   - with $KALLSYMS_ASAN, a kallsyms built with AddressSanitizer: a name
     of 511 bytes, learned and replayed, and a token of 512 bytes.
