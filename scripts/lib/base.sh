@@ -191,7 +191,7 @@ debian_download() {
 	local pkg=$1 ver=$2 dir=$BUILD/debian deb
 	if ! deb=$(debian_cached "$pkg" "$ver"); then
 		debian_apt_fresh
-		debian_versions "$pkg" | grep -qxF -- "$ver" ||
+		debian_versions "$pkg" | grep -xF -- "$ver" >/dev/null ||
 			die "$pkg $ver is not served (any more?); served: $(debian_versions "$pkg" | head -3 | tr '\n' ' ')"
 		mkdir -p "$dir"
 		step "downloading $pkg $ver (once, to $dir)"
@@ -242,7 +242,7 @@ debian_dbg_of_newest() {
 	src=$(debian_versions "$BASE_PKG" | head -1)
 	[ -n "$src" ] || die "base $BASE_NAME: no $BASE_PKG is served, so there is no debug image to match"
 	while read -r p; do
-		if debian_versions "$p" | grep -qxF -- "$src"; then
+		if debian_versions "$p" | grep -xF -- "$src" >/dev/null; then
 			warn "the base is not the pinned one; using the debug image $p $src, built from the source the base now is"
 			echo "$p $src"
 			return
