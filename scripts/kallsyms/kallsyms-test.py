@@ -26,7 +26,9 @@ import re
 import subprocess
 import sys
 
+
 failures = 0
+
 
 def result(ok, what):
     global failures
@@ -93,7 +95,7 @@ def byte_values(lines):
 
 def decode(asm):
     """Decode kallsyms_names with kallsyms_token_table/index.  Returns the
-    (type, name) list and the raw encoding of each name."""
+    (type, name) list and the size of kallsyms_names."""
     sec = labels(asm)
     num = int(sec["kallsyms_num_syms"][0].split()[1])
     names = bytes(byte_values(sec["kallsyms_names"]))
@@ -110,7 +112,7 @@ def decode(asm):
     for i in range(256):
         end = table.index(b"\0", index[i])
         expand.append(table[index[i]:end])
-    syms, encodings, off = [], [], 0
+    syms, off = [], 0
     for _ in range(num):
         n = names[off]
         head = 1
@@ -124,11 +126,10 @@ def decode(asm):
         if not full:
             raise ValueError("empty name at offset %d" % off)
         syms.append((chr(full[0]), full[1:].decode()))
-        encodings.append(names[off:off + head + n])
         off += head + n
     if off != len(names):
         raise ValueError("%d bytes after the last name" % (len(names) - off))
-    return syms, encodings, len(names)
+    return syms, len(names)
 
 
 IGNORED_ABS = {"__kernel_syscall_via_break", "__kernel_syscall_via_epc",
@@ -171,7 +172,7 @@ def test_map(kallsyms, work, mapfile, opts):
     if rc:
         result(False, "%s: kallsyms failed: %s" % (tag, err.strip()))
         return
-    syms, _, size = decode(out)
+    syms, size = decode(out)
     result(sorted(syms) == expected(mapfile, opts),
            "%s: %d names decode to the input" % (tag, len(syms)))
 
@@ -186,7 +187,7 @@ def test_map(kallsyms, work, mapfile, opts):
 
 def test_token_index(kallsyms, work, opts, how=""):
     """kallsyms_token_index holds 16-bit offsets: a symbol list whose
-    learned token table passes 64 KiB (kallsyms-fixes/0002) must stop
+    token table passes 64 KiB (kallsyms-fixes/0002) must stop
     kallsyms, with a message and nothing written.  Five runs of 128
     bytes, in 125 names of 511: tokens past byte 65,535."""
     runs = [c * 128 for c in "abcde"]
@@ -199,8 +200,9 @@ def test_token_index(kallsyms, work, opts, how=""):
         + ["ffffffff81100000 T _etext\n"])
     rc, out, err = run(kallsyms, opts, wide)
     ok = rc == 1 and not out and "past kallsyms_token_index" in err
-    result(ok, "a learned table past the 16-bit kallsyms_token_index stops kallsyms%s: %s"
+    result(ok, "a token table past the 16-bit kallsyms_token_index stops kallsyms%s: %s"
            % (how, (err.strip().splitlines() or ["exit %d, no message" % rc])[-1]))
+
 
 def test_asan_limits(kallsyms, work, mapfile, opts):
     """The limits of the emitted tables, with KALLSYMS built with
