@@ -8,6 +8,12 @@
  * the stack depot statistics, load /stackdepot_bench.ko (absent from the
  * base kernel's initramfs) with the "stackdepot_bench.*" parameters of the
  * kernel command line, print the statistics again and reboot.  Every result line starts with "bench: ".
+ *
+ * When the initramfs has /bin/stress-ng (bench-stackdepot --stress-ng),
+ * the workload ends with it: one stressor after another from its kernel-
+ * facing classes.  When the depth module keeps the new records
+ * ("stackdepot_depth.traces=N" on the command line), they are printed,
+ * one "bench: trace" line each, before it is unloaded.
  */
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -32,6 +38,8 @@
 #define MODULE	"/stackdepot_bench.ko"
 #define DEPTH	"/stackdepot_depth.ko"
 #define SUITES	"/modules.order"
+#define STRESS_NG	"/bin/stress-ng"
+#define TRACES	"/sys/kernel/debug/stackdepot_depth/traces"
 #define BPF_PROGS	64
 #define BPF_PAD_MAX	15	/* padding instructions, to vary the JITed length */
 #define PORT	5017
@@ -268,6 +276,112 @@ static void read_tree(const char *dir)
 	closedir(d);
 }
 
+/*
+ * Debian's stress-ng, one instance of each stressor of the classes that
+ * exercise the kernel, each for a second, one after another; the few that
+ * would reboot, offline memory or CPUs, need hardware or fill memory on
+ * purpose are left out.  Its exit status is printed, not checked: some
+ * stressors fail where the guest lacks what they need.
+ */
+static void stress_ng_workload(const char *timeout)
+{
+	char *const argv[] = {
+		STRESS_NG, "--seq", "1", "--timeout", (char *)timeout,
+		"--class", "os,filesystem,network,io,vm,memory,scheduler,pipe,interrupt",
+		"--exclude", "reboot,watchdog,dev,kvm,swap,memhotplug,numa,pci,efivar,"
+			     "cpu-online,softlockup,bigheap,brk,stack,stackmmap,mmaphuge,"
+			     "rlimit,oom-pipe,vm-addr,memrate,memthrash,physpage,"
+			     "smi,x86syscall,tsc,rawdev,sysinval,klog",
+		"--vm-bytes", "32M", "--temp-path", "/tmp", "--oomable", "--quiet", NULL
+	};
+	char *const envp[] = { "LD_LIBRARY_PATH=/lib", "PATH=/bin", "HOME=/tmp", NULL };
+	int status;
+	pid_t pid;
+
+	if (access(STRESS_NG, X_OK))
+		return;
+	mkdir("/dev", 0755);
+	if (mount("devtmpfs", "/dev", "devtmpfs", 0, NULL) && errno != EBUSY)
+		fail("mount /dev");
+	mkdir("/dev/shm", 01777);
+	if (mount("tmpfs", "/dev/shm", "tmpfs", 0, NULL))
+		fail("mount /dev/shm");
+	pid = fork();
+	if (pid < 0)
+		fail("fork");
+	if (pid == 0) {
+		if (chdir("/tmp"))
+			_exit(126);
+		execve(STRESS_NG, argv, envp);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		fail("waitpid stress-ng");
+	printf("bench: stress_ng_status %d\n", WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+	fflush(stdout);
+}
+
+/* Write @val to the file @path (a sysctl); keep what it held in @old. */
+static void set_sysctl(const char *path, const char *val, char *old, size_t size)
+{
+	int fd = open(path, O_RDWR);
+	ssize_t n;
+
+	if (fd < 0)
+		fail(path);
+	if (old) {
+		n = read(fd, old, size - 1);
+		old[n > 0 ? n : 0] = '\0';
+	}
+	/* At offset 0: a sysctl ignores a write past it. */
+	if (pwrite(fd, val, strlen(val), 0) < 0)
+		fail(path);
+	close(fd);
+}
+
+/*
+ * The depth module's records, if it kept any: "bench: trace HANDLE NR
+ * FRAME...".  The kernel's console messages are held back meanwhile: one
+ * printed in the middle of a line would cut a record in two.
+ */
+static void print_traces(void)
+{
+	static char line[64 * 17 + 64];
+	char level[64];
+	FILE *f = fopen(TRACES, "r");
+	long n = 0;
+
+	if (!f)
+		return;
+	set_sysctl("/proc/sys/kernel/printk", "1", level, sizeof(level));
+	while (fgets(line, sizeof(line), f)) {
+		printf("bench: trace %s", line);
+		n++;
+	}
+	fclose(f);
+	fflush(stdout);
+	set_sysctl("/proc/sys/kernel/printk", level, NULL, 0);
+	printf("bench: traces_printed %ld\n", n);
+	fflush(stdout);
+}
+
+/* The runtime _text, arm64's anchor, for the host model. */
+static void print_anchor(void)
+{
+	char line[256];
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	if (!f)
+		fail("/proc/kallsyms");
+	while (fgets(line, sizeof(line), f)) {
+		if (strstr(line, " T _text\n")) {
+			printf("bench: text %.*s\n", (int)strcspn(line, " "), line);
+			break;
+		}
+	}
+	fclose(f);
+}
+
 static void load(const char *path, const char *params)
 {
 	int fd = open(path, O_RDONLY);
@@ -323,10 +437,10 @@ static void suites_workload(void)
 		unload(names[i]);
 }
 
-/* The "stackdepot_bench.NAME=VALUE" words of /proc/cmdline, prefix cut. */
-static void module_params(char *params, size_t size)
+/* The "PREFIX.NAME=VALUE" words of /proc/cmdline, prefix cut. */
+static void module_params(const char *prefix, char *params, size_t size)
 {
-	static const char prefix[] = "stackdepot_bench.";
+	size_t len = strlen(prefix);
 	char buf[4096], *word, *save;
 	ssize_t n;
 	int fd = open("/proc/cmdline", O_RDONLY);
@@ -338,9 +452,9 @@ static void module_params(char *params, size_t size)
 	close(fd);
 	buf[n > 0 ? n : 0] = '\0';
 	for (word = strtok_r(buf, " \n", &save); word; word = strtok_r(NULL, " \n", &save)) {
-		if (strncmp(word, prefix, sizeof(prefix) - 1))
+		if (strncmp(word, prefix, len) || word[len] != '.')
 			continue;
-		strncat(params, word + sizeof(prefix) - 1, size - strlen(params) - 2);
+		strncat(params, word + len + 1, size - strlen(params) - 2);
 		strcat(params, " ");
 	}
 }
@@ -353,7 +467,7 @@ static void load_module(void)
 		printf("bench: no %s: the base kernel, no mix\n", MODULE);
 		return;
 	}
-	module_params(params, sizeof(params));
+	module_params("stackdepot_bench", params, sizeof(params));
 	printf("bench: loading %s %s\n", MODULE, params);
 	fflush(stdout);
 	load(MODULE, params);
@@ -361,6 +475,8 @@ static void load_module(void)
 
 int main(int argc, char **argv)
 {
+	char params[1024];
+
 	if (argc > 1 && !strcmp(argv[1], "child"))
 		return 0;
 
@@ -374,8 +490,10 @@ int main(int argc, char **argv)
 		fail("mount");
 
 	printf("bench: begin\n");
+	print_anchor();
 	print_stats("boot");
-	load(DEPTH, "");
+	module_params("stackdepot_depth", params, sizeof(params));
+	load(DEPTH, params);
 	fs_workload();
 	fork_exec_workload();
 	net_workload();
@@ -383,7 +501,8 @@ int main(int argc, char **argv)
 	read_tree("/proc");
 	read_tree("/sys");
 	suites_workload();
-	fflush(stdout);
+	stress_ng_workload("1");
+	print_traces();
 	unload(DEPTH);
 	print_stats("workload");
 	load_module();
