@@ -11,8 +11,10 @@
  * loaded, as the depot stored them (read back through the handle), and
  * gives them in stackdepot_depth/traces in debugfs, one record a line:
  * "HANDLE NR FRAME...".  A record is new when its handle lies past the
- * one the depot gave a trace of our own at load: persistent records are
- * carved in order, pool after pool.
+ * one the depot gave a trace of our own, saved once the probe is in place:
+ * persistent records are carved in order, pool after pool.  Reading the
+ * file stops the keeping, so that the records the dump itself makes are
+ * not in it.
  */
 #include <linux/atomic.h>
 #include <linux/debugfs.h>
@@ -44,7 +46,8 @@ struct kept_record {
 static struct kept_record *kept;
 static unsigned long *kept_frames;
 static atomic_t nr_kept, nr_kept_frames, kept_dropped;
-static u32 mark;		/* the newest record at load */
+static u32 mark;		/* the newest record once the probe is in */
+static bool keeping = true;	/* until the dump */
 static struct dentry *dir;
 
 /* Pool, then offset: the order in which persistent records are carved. */
@@ -96,9 +99,14 @@ static void keep(u32 handle)
 {
 	unsigned long buf[MAX_DEPTH];
 	unsigned int nr = read_back(handle, buf);
-	int i = atomic_inc_return(&nr_kept) - 1;
-	int first = atomic_add_return(nr, &nr_kept_frames) - nr;
+	int i, first;
 
+	if (!nr) {
+		atomic_inc(&kept_dropped);
+		return;
+	}
+	i = atomic_inc_return(&nr_kept) - 1;
+	first = atomic_add_return(nr, &nr_kept_frames) - nr;
 	if (i >= traces / 8 || first + nr > traces) {
 		atomic_inc(&kept_dropped);
 		return;
@@ -128,12 +136,15 @@ static int save_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	u32 handle = regs_return_value(regs);
 	struct save_args *args = (struct save_args *)ri->data;
+	u32 newest;
 
 	if (!handle || !first_sighting(handle))
 		return 0;
 	atomic_inc(&hist[min(args->depth, MAX_DEPTH)]);
-	if (kept && !(args->flags & STACK_DEPOT_FLAG_GET) &&
-	    handle_order(handle) > handle_order(mark))
+	if (!kept || !READ_ONCE(keeping) || (args->flags & STACK_DEPOT_FLAG_GET))
+		return 0;
+	newest = smp_load_acquire(&mark);
+	if (newest && handle_order(handle) > handle_order(newest))
 		keep(handle);
 	return 0;
 }
@@ -148,8 +159,10 @@ static struct kretprobe save_probe = {
 
 static int traces_show(struct seq_file *m, void *v)
 {
-	int i, j, n = min_t(int, atomic_read(&nr_kept), traces / 8);
+	int i, j, n;
 
+	WRITE_ONCE(keeping, false);
+	n = min_t(int, atomic_read(&nr_kept), traces / 8);
 	for (i = 0; i < n; i++) {
 		u32 handle = smp_load_acquire(&kept[i].handle);
 
@@ -164,7 +177,7 @@ static int traces_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(traces);
 
-/* A trace no code has: its record is the newest when we load. */
+/* A trace no code has: its record is the newest when it is saved. */
 static u32 save_mark(void)
 {
 	unsigned long trace[4];
@@ -177,19 +190,39 @@ static u32 save_mark(void)
 
 static int __init depth_init(void)
 {
+	u32 newest;
+	int ret;
+
+	if (traces && traces < MAX_DEPTH)
+		return -EINVAL;
 	if (traces) {
 		kept = vzalloc(array_size(traces / 8, sizeof(*kept)));
 		kept_frames = vmalloc(array_size(traces, sizeof(*kept_frames)));
-		mark = save_mark();
-		if (!kept || !kept_frames || !mark) {
-			vfree(kept);
-			vfree(kept_frames);
-			return -ENOMEM;
+		if (!kept || !kept_frames) {
+			ret = -ENOMEM;
+			goto free;
 		}
+	}
+	ret = register_kretprobe(&save_probe);
+	if (ret)
+		goto free;
+	if (traces) {
+		/* Records carved before the mark are not kept, nor missed. */
+		newest = save_mark();
+		if (!newest) {
+			unregister_kretprobe(&save_probe);
+			ret = -ENOMEM;
+			goto free;
+		}
+		smp_store_release(&mark, newest);
 		dir = debugfs_create_dir("stackdepot_depth", NULL);
 		debugfs_create_file("traces", 0400, dir, NULL, &traces_fops);
 	}
-	return register_kretprobe(&save_probe);
+	return 0;
+free:
+	vfree(kept);
+	vfree(kept_frames);
+	return ret;
 }
 
 static void __exit depth_exit(void)
