@@ -285,10 +285,10 @@ static void read_tree(const char *dir)
  * too: the random instructions it runs oops the guest's kernel (a user-mode
  * page fault, tainted D) on base and series alike.
  */
-static void stress_ng_workload(const char *timeout)
+static void stress_ng_workload(void)
 {
 	char *const argv[] = {
-		STRESS_NG, "--seq", "1", "--timeout", (char *)timeout,
+		STRESS_NG, "--seq", "1", "--timeout", "1",
 		"--class", "os,filesystem,network,io,vm,memory,scheduler,pipe,interrupt",
 		"--exclude", "reboot,watchdog,dev,kvm,swap,memhotplug,numa,pci,efivar,"
 			     "cpu-online,softlockup,bigheap,brk,stack,stackmmap,mmaphuge,"
@@ -509,7 +509,7 @@ int main(int argc, char **argv)
 	read_tree("/proc");
 	read_tree("/sys");
 	suites_workload();
-	stress_ng_workload("1");
+	stress_ng_workload();
 	print_traces();
 	unload(DEPTH);
 	print_stats("workload");
